@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# RFC 8797 CM Private Data for the Linux RPC-over-RDMA transport.
+# Every target of the project starts here; see README.md.
+
+# The one place the base kernel is pinned: Debian's package version of
+# linux-source-6.12, linux-headers-*-amd64 and linux-image-*-amd64.
+# scripts/deps.sh explains what happens when the archive moves on.
+BASE_PKG_VERSION := 6.12.95-1~bpo12+1
+export BASE_PKG_VERSION
+
+BUILD ?= $(CURDIR)/build
+OUT   ?= $(CURDIR)/out
+export BUILD OUT
+
+TOOL_DIR := tools/net/sunrpc/rpcrdma-cm
+
+.DEFAULT_GOAL := all
+
+## all: the main command: deps, then rpcrdma.ko and rpcrdma-cm
+all: deps modules tools
+
+## deps: install the pinned base packages and build tools (root)
+deps:
+	@scripts/deps.sh
+
+## tree: assemble build/linux-<ver>: pristine base plus our series
+tree: deps
+	@scripts/tree.sh
+
+## refresh: write tree commits back into patches/
+refresh:
+	@scripts/refresh.sh
+
+## modules: build rpcrdma.ko against the Debian 6.12 headers
+modules: tree
+	@scripts/module.sh HEAD $(BUILD)/module
+
+## tools: build the rpcrdma-cm user-space command (no kernel tree needed)
+tools:
+	@$(MAKE) -s -C $(TOOL_DIR)
+
+## kunit: run the KUnit suites under UML with kunit.py
+kunit: tree
+	@scripts/kunit.sh
+
+## tools-check: test rpcrdma-cm
+tools-check: tools
+	@$(TOOL_DIR)/test-rpcrdma-cm.sh $(TOOL_DIR)/rpcrdma-cm
+
+## static: sparse (C=1) and W=1 on net/sunrpc/xprtrdma, compared with base
+static: tree
+	@scripts/static-checks.sh
+
+## patchset: export the series to out/patchset and verify it
+patchset: tree
+	@scripts/patchset.sh
+
+## check: the whole test suite, with a summary line
+check:
+	@scripts/check.sh
+
+## clean: remove build products of the module and the tool
+clean:
+	rm -rf $(BUILD)/module $(BUILD)/static $(BUILD)/patchset-check $(OUT)
+	@$(MAKE) -s -C $(TOOL_DIR) clean
+
+## distclean: also remove the kernel tree and the KUnit build
+distclean: clean
+	rm -rf $(BUILD)
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+.PHONY: all deps tree refresh modules tools kunit tools-check static \
+	patchset check clean distclean help

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Encode, decode and negotiate RPC-over-RDMA version 1 CM Private
+ * Data, as specified by RFC 8797.
+ *
+ * Everything here is a pure function of its arguments. The same
+ * source builds into rpcrdma.ko and, through a small shim, into the
+ * rpcrdma-cm user-space tool, so keep it free of allocation, locking
+ * and RDMA headers.
+ */
+
+#include <linux/export.h>
+#include <linux/minmax.h>
+#include <linux/unaligned.h>
+#include <kunit/visibility.h>
+
+#include <linux/sunrpc/rpc_rdma_cm.h>
+
+/* Octet offsets of the fields within the eight-octet message */
+#define RPCRDMA_CM_OFF_VERSION		4
+#define RPCRDMA_CM_OFF_FLAGS		5
+#define RPCRDMA_CM_OFF_SEND_SIZE	6
+#define RPCRDMA_CM_OFF_RECV_SIZE	7
+
+/**
+ * rpcrdma_cm_size_clamp - Size that a Size field can actually carry
+ * @size: a buffer size, in octets
+ *
+ * A Size field holds whole kilo-octets from 1024 to 262144 (RFC 8797
+ * Section 4.2). A peer that advertises a size may rely on no more than
+ * what it sent, so @size is rounded down to a multiple of 1024 and then
+ * brought inside that range.
+ *
+ * Return: the size in octets that rpcrdma_cm_size_encode() represents.
+ */
+u32 rpcrdma_cm_size_clamp(u32 size)
+{
+	size = round_down(size, RPCRDMA_CM_SIZE_UNIT);
+	return clamp(size, RPCRDMA_CM_SIZE_MIN, RPCRDMA_CM_SIZE_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_clamp);
+
+/**
+ * rpcrdma_cm_size_encode - Encode a buffer size for a Size field
+ * @size: a buffer size, in octets
+ *
+ * Return: the one-octet Size code, "kilo-octets minus one" (RFC 8797
+ * Section 4.2), after rpcrdma_cm_size_clamp(). Every @size yields a
+ * code in 0..255; none wraps.
+ */
+u8 rpcrdma_cm_size_encode(u32 size)
+{
+	return rpcrdma_cm_size_clamp(size) / RPCRDMA_CM_SIZE_UNIT - 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_encode);
+
+/**
+ * rpcrdma_cm_size_decode - Decode a Size field
+ * @code: the one-octet Size code received from a peer
+ *
+ * Return: the size in octets, from 1024 (code 0) to 262144 (code 255).
+ */
+u32 rpcrdma_cm_size_decode(u8 code)
+{
+	return ((u32)code + 1) * RPCRDMA_CM_SIZE_UNIT;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_decode);
+
+/**
+ * rpcrdma_cm_encode - Build a version 1 CM Private Data message
+ * @buf: output buffer of at least %RPCRDMA_CM_MSG_LEN octets
+ * @local: the properties to advertise
+ *
+ * Sizes are clamped by rpcrdma_cm_size_clamp(). The Reserved bits are
+ * always zero (RFC 8797 Section 4). @buf needs no particular alignment.
+ *
+ * Return values:
+ *   %false: the message carries exactly the sizes in @local
+ *   %true: at least one size had to be rounded or clamped; the caller
+ *	    should make that visible and use rpcrdma_cm_size_clamp() of
+ *	    its sizes from now on
+ */
+bool rpcrdma_cm_encode(u8 *buf, const struct rpcrdma_cm_params *local)
+{
+	put_unaligned_be32(RPCRDMA_CM_FORMAT_ID, buf);
+	buf[RPCRDMA_CM_OFF_VERSION] = RPCRDMA_CM_VERSION;
+	buf[RPCRDMA_CM_OFF_FLAGS] = local->remote_inv ?
+				    RPCRDMA_CM_FLAG_REMOTE_INV : 0;
+	buf[RPCRDMA_CM_OFF_SEND_SIZE] = rpcrdma_cm_size_encode(local->send_size);
+	buf[RPCRDMA_CM_OFF_RECV_SIZE] = rpcrdma_cm_size_encode(local->recv_size);
+
+	return rpcrdma_cm_size_clamp(local->send_size) != local->send_size ||
+	       rpcrdma_cm_size_clamp(local->recv_size) != local->recv_size;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_encode);
+
+static void rpcrdma_cm_set_defaults(struct rpcrdma_cm_params *peer)
+{
+	peer->send_size = RPCRDMA_CM_SIZE_DEFAULT;
+	peer->recv_size = RPCRDMA_CM_SIZE_DEFAULT;
+	peer->remote_inv = false;
+}
+
+static int rpcrdma_cm_find_format_id(const u8 *data, size_t len)
+{
+	size_t i;
+
+	if (len < sizeof(__be32))
+		return -1;
+	for (i = 0; i <= len - sizeof(__be32); i++)
+		if (get_unaligned_be32(data + i) == RPCRDMA_CM_FORMAT_ID)
+			return i;
+	return -1;
+}
+
+/**
+ * rpcrdma_cm_decode - Find and check CM Private Data from a peer
+ * @data: the received Private Data, or NULL
+ * @len: the number of octets the CM delivered at @data
+ * @result: OUT: what was found
+ *
+ * The buffer is searched for the Format Identifier at every octet
+ * offset (RFC 8797 Section 5.2), because other layers may place their
+ * own Private Data in front of ours. The first occurrence decides: the
+ * eight octets starting there must lie inside the buffer and carry
+ * Version 1, otherwise the peer is treated as if it sent nothing
+ * (Section 5.1). Reserved bits are ignored (Section 4).
+ *
+ * @len must be the length the CM reported. A CM may pad its Private
+ * Data area with zeroes, so @len is an upper bound on what the peer
+ * wrote, never proof that it wrote anything.
+ *
+ * @result->peer always holds usable values: the peer's, or the RFC
+ * defaults of 1024/1024 without remote invalidation.
+ */
+void rpcrdma_cm_decode(const void *data, size_t len,
+		       struct rpcrdma_cm_decoded *result)
+{
+	const u8 *msg;
+	int offset;
+
+	rpcrdma_cm_set_defaults(&result->peer);
+	result->status = RPCRDMA_CM_ABSENT;
+	result->offset = -1;
+	result->version = 0;
+
+	if (!data)
+		return;
+	offset = rpcrdma_cm_find_format_id(data, len);
+	if (offset < 0)
+		return;
+
+	result->offset = offset;
+	if (len - offset < RPCRDMA_CM_MSG_LEN) {
+		result->status = RPCRDMA_CM_TRUNCATED;
+		return;
+	}
+
+	msg = (const u8 *)data + offset;
+	result->version = msg[RPCRDMA_CM_OFF_VERSION];
+	if (result->version != RPCRDMA_CM_VERSION) {
+		result->status = RPCRDMA_CM_BAD_VERSION;
+		return;
+	}
+
+	result->status = RPCRDMA_CM_VALID;
+	result->peer.remote_inv = !!(msg[RPCRDMA_CM_OFF_FLAGS] &
+				     RPCRDMA_CM_FLAG_REMOTE_INV);
+	result->peer.send_size =
+		rpcrdma_cm_size_decode(msg[RPCRDMA_CM_OFF_SEND_SIZE]);
+	result->peer.recv_size =
+		rpcrdma_cm_size_decode(msg[RPCRDMA_CM_OFF_RECV_SIZE]);
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_decode);
+
+/**
+ * rpcrdma_cm_negotiate - Derive a connection's properties
+ * @role: whether the local end is the client or the server
+ * @local: what the local end advertised (or would advertise)
+ * @peer: what the peer advertised; the RFC defaults if it sent nothing
+ *	usable, as rpcrdma_cm_decode() reports
+ * @may_inv: the local device and local policy permit remote
+ *	invalidation on this connection
+ * @result: OUT: the negotiated properties
+ *
+ * Each inline threshold is the smaller of the sender's Send Size and
+ * the receiver's Receive Size (RFC 8797 Section 4.2). Local sizes go
+ * through rpcrdma_cm_size_clamp() first, so both ends compute from the
+ * values that were actually on the wire.
+ *
+ * The responder may use Send With Invalidate only when both peers set
+ * R (Section 4.1) and @may_inv allows it.
+ */
+void rpcrdma_cm_negotiate(enum rpcrdma_cm_role role,
+			  const struct rpcrdma_cm_params *local,
+			  const struct rpcrdma_cm_params *peer,
+			  bool may_inv,
+			  struct rpcrdma_cm_negotiated *result)
+{
+	u32 local_send = rpcrdma_cm_size_clamp(local->send_size);
+	u32 local_recv = rpcrdma_cm_size_clamp(local->recv_size);
+	u32 peer_send = rpcrdma_cm_size_clamp(peer->send_size);
+	u32 peer_recv = rpcrdma_cm_size_clamp(peer->recv_size);
+
+	if (role == RPCRDMA_CM_ROLE_CLIENT) {
+		result->client_to_server = min(local_send, peer_recv);
+		result->server_to_client = min(peer_send, local_recv);
+	} else {
+		result->client_to_server = min(peer_send, local_recv);
+		result->server_to_client = min(local_send, peer_recv);
+	}
+	result->send_with_inv = may_inv && local->remote_inv &&
+				peer->remote_inv;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_negotiate);
+
+/**
+ * rpcrdma_cm_status_name - Name a decode outcome
+ * @status: a value from rpcrdma_cm_decode()
+ *
+ * Return: a short, stable, human-readable string for logs and tools.
+ */
+const char *rpcrdma_cm_status_name(enum rpcrdma_cm_status status)
+{
+	switch (status) {
+	case RPCRDMA_CM_VALID:
+		return "valid";
+	case RPCRDMA_CM_ABSENT:
+		return "absent";
+	case RPCRDMA_CM_TRUNCATED:
+		return "truncated";
+	case RPCRDMA_CM_BAD_VERSION:
+		return "bad-version";
+	}
+	return "unknown";
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_status_name);

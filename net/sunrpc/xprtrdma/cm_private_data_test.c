@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the RPC-over-RDMA version 1 CM Private Data codec.
+ *
+ * Vectors come from RFC 8797: the Section 4 message layout, the
+ * Section 4.2 size arithmetic, the Section 5.1 defaults and the
+ * Section 5.2 search rules. Each table row names the section it checks.
+ */
+
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/sunrpc/rpc_rdma_cm.h>
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/* The IB CM hands up its whole REP private data area, zero padded */
+#define TEST_CM_AREA_LEN	196
+
+static const u8 test_format_id[] = { 0xf6, 0xab, 0x0e, 0x18 };
+
+/* 0, 1, ..., 255: each entry is one Size code */
+#define CODES_4(b)	(b), (b) + 1, (b) + 2, (b) + 3
+#define CODES_16(b)	CODES_4(b), CODES_4((b) + 4), CODES_4((b) + 8), \
+			CODES_4((b) + 12)
+#define CODES_64(b)	CODES_16(b), CODES_16((b) + 16), CODES_16((b) + 32), \
+			CODES_16((b) + 48)
+static const u8 size_codes[256] = {
+	CODES_64(0), CODES_64(64), CODES_64(128), CODES_64(192)
+};
+
+/*
+ * Size codes
+ */
+
+static void size_code_desc(const u8 *code, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE,
+		 "RFC 8797 s4.2: code %u is %u octets", *code,
+		 (*code + 1) * 1024);
+}
+
+KUNIT_ARRAY_PARAM(size_code, size_codes, size_code_desc);
+
+static void test_size_code_round_trip(struct kunit *test)
+{
+	const u8 *param = test->param_value;
+	struct rpcrdma_cm_params local, back;
+	struct rpcrdma_cm_decoded d;
+	u8 msg[RPCRDMA_CM_MSG_LEN];
+	u32 bytes;
+
+	/* Arrange */
+	bytes = (*param + 1) * 1024;
+	local.send_size = bytes;
+	local.recv_size = rpcrdma_cm_size_decode(255 - *param);
+	local.remote_inv = false;
+
+	/* Act */
+	KUNIT_EXPECT_FALSE(test, rpcrdma_cm_encode(msg, &local));
+	rpcrdma_cm_decode(msg, sizeof(msg), &d);
+	back = d.peer;
+
+	/* Assert */
+	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_decode(*param), bytes);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_encode(bytes), *param);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_clamp(bytes), bytes);
+	KUNIT_EXPECT_EQ(test, msg[6], *param);
+	KUNIT_EXPECT_EQ(test, msg[7], 255 - *param);
+	KUNIT_EXPECT_EQ(test, d.status, RPCRDMA_CM_VALID);
+	KUNIT_EXPECT_EQ(test, back.send_size, bytes);
+	KUNIT_EXPECT_EQ(test, back.recv_size, (256U - *param) * 1024);
+}
+
+struct size_clamp_param {
+	const char	*desc;
+	u32		size;
+	u32		expect_size;
+	u8		expect_code;
+};
+
+static const struct size_clamp_param size_clamp_params[] = {
+	{ "s4.2: 0 clamps up to 1024",		0,	    1024,   0 },
+	{ "s4.2: 1 clamps up to 1024",		1,	    1024,   0 },
+	{ "s4.2: 1023 clamps up to 1024",	1023,	    1024,   0 },
+	{ "s4.2: 1024 is the minimum",		1024,	    1024,   0 },
+	{ "s4.2: 1025 rounds down to 1024",	1025,	    1024,   0 },
+	{ "s4.2: 2047 rounds down to 1024",	2047,	    1024,   0 },
+	{ "s4.2: 4095 rounds down to 3072",	4095,	    3072,   2 },
+	{ "s4.2: 4097 rounds down to 4096",	4097,	    4096,   3 },
+	{ "s4.2: 262143 rounds down",		262143,	    261120, 254 },
+	{ "s4.2: 262144 is the maximum",	262144,	    262144, 255 },
+	{ "s4.2: 262145 clamps to 262144",	262145,	    262144, 255 },
+	{ "s4.2: 263168 (257 KiB) does not wrap", 263168, 262144, 255 },
+	{ "s4.2: 1 MiB clamps to 262144",	1048576,    262144, 255 },
+	{ "s4.2: U32_MAX clamps to 262144",	U32_MAX,    262144, 255 },
+};
+
+static void size_clamp_desc(const struct size_clamp_param *p, char *desc)
+{
+	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(size_clamp, size_clamp_params, size_clamp_desc);
+
+static void test_size_clamp(struct kunit *test)
+{
+	const struct size_clamp_param *p = test->param_value;
+	struct rpcrdma_cm_params local = {
+		.send_size = p->size,
+		.recv_size = 1024,
+	};
+	struct rpcrdma_cm_decoded d;
+	u8 msg[RPCRDMA_CM_MSG_LEN];
+	bool adjusted;
+
+	/* Act */
+	adjusted = rpcrdma_cm_encode(msg, &local);
+	rpcrdma_cm_decode(msg, sizeof(msg), &d);
+
+	/* Assert */
+	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_clamp(p->size), p->expect_size);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_encode(p->size), p->expect_code);
+	KUNIT_EXPECT_EQ(test, msg[6], p->expect_code);
+	KUNIT_EXPECT_EQ(test, d.peer.send_size, p->expect_size);
+	KUNIT_EXPECT_EQ(test, adjusted, p->size != p->expect_size);
+}
+
+/*
+ * Encoding
+ */
+
+struct encode_param {
+	const char	*desc;
+	u32		send_size;
+	u32		recv_size;
+	bool		remote_inv;
+	u8		expect[RPCRDMA_CM_MSG_LEN];
+};
+
+static const struct encode_param encode_params[] = {
+	{
+		.desc		= "s4: R set, 4096/4096",
+		.send_size	= 4096,
+		.recv_size	= 4096,
+		.remote_inv	= true,
+		.expect		= { 0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, 0x03, 0x03 },
+	},
+	{
+		.desc		= "s4: R clear, 4096/4096",
+		.send_size	= 4096,
+		.recv_size	= 4096,
+		.remote_inv	= false,
+		.expect		= { 0xf6, 0xab, 0x0e, 0x18, 0x01, 0x00, 0x03, 0x03 },
+	},
+	{
+		.desc		= "s4: R set, 1024/262144",
+		.send_size	= 1024,
+		.recv_size	= 262144,
+		.remote_inv	= true,
+		.expect		= { 0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, 0x00, 0xff },
+	},
+	{
+		.desc		= "s4: R clear, 16384/8192",
+		.send_size	= 16384,
+		.recv_size	= 8192,
+		.remote_inv	= false,
+		.expect		= { 0xf6, 0xab, 0x0e, 0x18, 0x01, 0x00, 0x0f, 0x07 },
+	},
+};
+
+static void encode_desc(const struct encode_param *p, char *desc)
+{
+	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(encode, encode_params, encode_desc);
+
+static void test_encode(struct kunit *test)
+{
+	const struct encode_param *p = test->param_value;
+	struct rpcrdma_cm_params local = {
+		.send_size	= p->send_size,
+		.recv_size	= p->recv_size,
+		.remote_inv	= p->remote_inv,
+	};
+	u8 *buf;
+
+	/* Arrange: poison, and use an odd address to prove no alignment */
+	buf = kunit_kzalloc(test, RPCRDMA_CM_MSG_LEN + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	memset(buf, 0xa5, RPCRDMA_CM_MSG_LEN + 1);
+
+	/* Act */
+	rpcrdma_cm_encode(buf + 1, &local);
+
+	/* Assert: exact octets, so Reserved bits are zero */
+	KUNIT_EXPECT_MEMEQ(test, buf + 1, p->expect, RPCRDMA_CM_MSG_LEN);
+	KUNIT_EXPECT_EQ(test, buf[0], 0xa5);
+	KUNIT_EXPECT_EQ(test, buf[5] & 0xfe, 0);
+}
+
+/*
+ * Decoding
+ */
+
+struct decode_param {
+	const char		*desc;
+	const u8		*data;	/* NULL: pass a NULL pointer */
+	size_t			len;
+	enum rpcrdma_cm_status	expect_status;
+	int			expect_offset;
+	u8			expect_version;
+	u32			expect_send;
+	u32			expect_recv;
+	bool			expect_rinv;
+};
+
+static const u8 pd_v1[] = { 0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, 0x03, 0x0f };
+static const u8 pd_stock_rep[TEST_CM_AREA_LEN] = {
+	0xf6, 0xab, 0x0e, 0x18, 0x01, 0x00, 0x03, 0x03,
+};
+static const u8 pd_offset5_in_56[56] = {
+	0xde, 0xad, 0xbe, 0xef, 0x00,
+	0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, 0x03, 0x0f,
+};
+static const u8 pd_reserved_r_clear[] = {
+	0xf6, 0xab, 0x0e, 0x18, 0x01, 0xfe, 0x07, 0x07,
+};
+static const u8 pd_reserved_r_set[] = {
+	0xf6, 0xab, 0x0e, 0x18, 0x01, 0xff, 0x07, 0x07,
+};
+static const u8 pd_v0[] = { 0xf6, 0xab, 0x0e, 0x18, 0x00, 0x01, 0x03, 0x0f };
+static const u8 pd_v2[] = { 0xf6, 0xab, 0x0e, 0x18, 0x02, 0x01, 0x03, 0x0f };
+static const u8 pd_v255[] = { 0xf6, 0xab, 0x0e, 0x18, 0xff, 0x01, 0x03, 0x0f };
+static const u8 pd_foreign[] = {
+	0x80, 0x00, 0x00, 0x10, 0x12, 0x34, 0x56, 0x78,
+	0x9a, 0xbc, 0xde, 0xf0, 0xf6, 0xab, 0x0e, 0x00,
+};
+static const u8 pd_byte_swapped[] = {
+	0x18, 0x0e, 0xab, 0xf6, 0x01, 0x01, 0x03, 0x0f,
+};
+static const u8 pd_id_split_at_end[] = { 0x00, 0x00, 0xf6, 0xab, 0x0e };
+static const u8 pd_first_occurrence_bad[] = {
+	0xf6, 0xab, 0x0e, 0x18, 0x02, 0x00, 0x00, 0x00,
+	0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, 0x0f, 0x0f,
+};
+
+static const struct decode_param decode_params[] = {
+	{
+		.desc		= "s4: version 1 message alone",
+		.data = pd_v1, .len = sizeof(pd_v1),
+		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 0,
+		.expect_version = 1, .expect_send = 4096,
+		.expect_recv = 16384, .expect_rinv = true,
+	},
+	{
+		.desc		= "s5.2: padded 196-octet CM area",
+		.data = pd_stock_rep, .len = sizeof(pd_stock_rep),
+		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 0,
+		.expect_version = 1, .expect_send = 4096,
+		.expect_recv = 4096, .expect_rinv = false,
+	},
+	{
+		.desc		= "s5.2: identifier at offset 5 of 56",
+		.data = pd_offset5_in_56, .len = sizeof(pd_offset5_in_56),
+		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 5,
+		.expect_version = 1, .expect_send = 4096,
+		.expect_recv = 16384, .expect_rinv = true,
+	},
+	{
+		.desc		= "s4: Reserved bits set, R clear",
+		.data = pd_reserved_r_clear, .len = sizeof(pd_reserved_r_clear),
+		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 0,
+		.expect_version = 1, .expect_send = 8192,
+		.expect_recv = 8192, .expect_rinv = false,
+	},
+	{
+		.desc		= "s4: Reserved bits set, R set",
+		.data = pd_reserved_r_set, .len = sizeof(pd_reserved_r_set),
+		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 0,
+		.expect_version = 1, .expect_send = 8192,
+		.expect_recv = 8192, .expect_rinv = true,
+	},
+	{
+		.desc		= "s5.2: truncated to 7 octets",
+		.data = pd_v1, .len = 7,
+		.expect_status = RPCRDMA_CM_TRUNCATED, .expect_offset = 0,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: truncated to 6 octets",
+		.data = pd_v1, .len = 6,
+		.expect_status = RPCRDMA_CM_TRUNCATED, .expect_offset = 0,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: identifier only",
+		.data = pd_v1, .len = 4,
+		.expect_status = RPCRDMA_CM_TRUNCATED, .expect_offset = 0,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: version 0 is not recognized",
+		.data = pd_v0, .len = sizeof(pd_v0),
+		.expect_status = RPCRDMA_CM_BAD_VERSION, .expect_offset = 0,
+		.expect_version = 0, .expect_send = 1024,
+		.expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: version 2 is not recognized",
+		.data = pd_v2, .len = sizeof(pd_v2),
+		.expect_status = RPCRDMA_CM_BAD_VERSION, .expect_offset = 0,
+		.expect_version = 2, .expect_send = 1024,
+		.expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: version 255 is not recognized",
+		.data = pd_v255, .len = sizeof(pd_v255),
+		.expect_status = RPCRDMA_CM_BAD_VERSION, .expect_offset = 0,
+		.expect_version = 255, .expect_send = 1024,
+		.expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: first identifier decides",
+		.data = pd_first_occurrence_bad,
+		.len = sizeof(pd_first_occurrence_bad),
+		.expect_status = RPCRDMA_CM_BAD_VERSION, .expect_offset = 0,
+		.expect_version = 2, .expect_send = 1024,
+		.expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: foreign data, no identifier",
+		.data = pd_foreign, .len = sizeof(pd_foreign),
+		.expect_status = RPCRDMA_CM_ABSENT, .expect_offset = -1,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+	{
+		.desc		= "s4: identifier in wrong byte order",
+		.data = pd_byte_swapped, .len = sizeof(pd_byte_swapped),
+		.expect_status = RPCRDMA_CM_ABSENT, .expect_offset = -1,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: identifier cut by buffer end",
+		.data = pd_id_split_at_end, .len = sizeof(pd_id_split_at_end),
+		.expect_status = RPCRDMA_CM_ABSENT, .expect_offset = -1,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.1: zero length, valid pointer",
+		.data = pd_v1, .len = 0,
+		.expect_status = RPCRDMA_CM_ABSENT, .expect_offset = -1,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.1: NULL pointer, zero length",
+		.data = NULL, .len = 0,
+		.expect_status = RPCRDMA_CM_ABSENT, .expect_offset = -1,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.1: NULL pointer, length 8",
+		.data = NULL, .len = 8,
+		.expect_status = RPCRDMA_CM_ABSENT, .expect_offset = -1,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+};
+
+static void decode_desc(const struct decode_param *p, char *desc)
+{
+	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(decode, decode_params, decode_desc);
+
+static void test_decode(struct kunit *test)
+{
+	const struct decode_param *p = test->param_value;
+	struct rpcrdma_cm_decoded d;
+	u8 *copy = NULL;
+
+	/* Arrange: an exact-size heap copy, so overruns are caught */
+	if (p->data && p->len) {
+		copy = kunit_kmalloc(test, p->len, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, copy);
+		memcpy(copy, p->data, p->len);
+	} else if (p->data) {
+		copy = (u8 *)p->data;
+	}
+
+	/* Act */
+	memset(&d, 0x5a, sizeof(d));
+	rpcrdma_cm_decode(copy, p->len, &d);
+
+	/* Assert */
+	KUNIT_EXPECT_EQ(test, d.status, p->expect_status);
+	KUNIT_EXPECT_EQ(test, d.offset, p->expect_offset);
+	if (p->expect_status == RPCRDMA_CM_VALID ||
+	    p->expect_status == RPCRDMA_CM_BAD_VERSION)
+		KUNIT_EXPECT_EQ(test, d.version, p->expect_version);
+	KUNIT_EXPECT_EQ(test, d.peer.send_size, p->expect_send);
+	KUNIT_EXPECT_EQ(test, d.peer.recv_size, p->expect_recv);
+	KUNIT_EXPECT_EQ(test, d.peer.remote_inv, p->expect_rinv);
+}
+
+/*
+ * Every offset of a zero-padded CM area: the identifier is found
+ * anywhere (s5.2), the message must fit (s5.2), and an identifier cut
+ * by the end of the area is no identifier at all.
+ */
+
+static const void *area_offset_gen_params(const void *prev, char *desc)
+{
+	const u8 *next = prev ? (const u8 *)prev + 1 : size_codes;
+
+	if (next >= size_codes + TEST_CM_AREA_LEN)
+		return NULL;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE,
+		 "s5.2: identifier at offset %u of %u", *next,
+		 TEST_CM_AREA_LEN);
+	return next;
+}
+
+static void test_decode_area_offset(struct kunit *test)
+{
+	const unsigned int offset = *(const u8 *)test->param_value;
+	const unsigned int room = TEST_CM_AREA_LEN - offset;
+	struct rpcrdma_cm_decoded d;
+	u8 *area;
+
+	/* Arrange */
+	area = kunit_kzalloc(test, TEST_CM_AREA_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, area);
+	memcpy(area + offset, pd_v1, min_t(unsigned int, room, sizeof(pd_v1)));
+
+	/* Act */
+	rpcrdma_cm_decode(area, TEST_CM_AREA_LEN, &d);
+
+	/* Assert */
+	if (room >= RPCRDMA_CM_MSG_LEN) {
+		KUNIT_EXPECT_EQ(test, d.status, RPCRDMA_CM_VALID);
+		KUNIT_EXPECT_EQ(test, d.offset, (int)offset);
+		KUNIT_EXPECT_EQ(test, d.peer.send_size, 4096);
+		KUNIT_EXPECT_EQ(test, d.peer.recv_size, 16384);
+		KUNIT_EXPECT_TRUE(test, d.peer.remote_inv);
+	} else if (room >= sizeof(test_format_id)) {
+		KUNIT_EXPECT_EQ(test, d.status, RPCRDMA_CM_TRUNCATED);
+		KUNIT_EXPECT_EQ(test, d.offset, (int)offset);
+		KUNIT_EXPECT_EQ(test, d.peer.send_size, 1024);
+		KUNIT_EXPECT_FALSE(test, d.peer.remote_inv);
+	} else {
+		KUNIT_EXPECT_EQ(test, d.status, RPCRDMA_CM_ABSENT);
+		KUNIT_EXPECT_EQ(test, d.offset, -1);
+		KUNIT_EXPECT_EQ(test, d.peer.send_size, 1024);
+		KUNIT_EXPECT_FALSE(test, d.peer.remote_inv);
+	}
+}
+
+/*
+ * Negotiation: each row is one connection. Both ends encode what they
+ * advertise, decode what the other sent, and negotiate; both must
+ * reach the thresholds of s4.2 and the R decision of s4.1.
+ */
+
+struct negotiate_param {
+	const char			*desc;
+	struct rpcrdma_cm_params	client;
+	bool				client_silent;	/* legacy: sends nothing */
+	struct rpcrdma_cm_params	server;
+	bool				server_silent;
+	bool				server_may_inv;
+	u32				expect_c2s;
+	u32				expect_s2c;
+	bool				expect_swi;
+};
+
+#define PARAMS(s, r, inv) { .send_size = (s), .recv_size = (r), .remote_inv = (inv) }
+
+static const struct negotiate_param negotiate_params[] = {
+	{
+		.desc = "s5.1: legacy server",
+		.client = PARAMS(4096, 4096, true), .server_silent = true,
+		.server_may_inv = true,
+		.expect_c2s = 1024, .expect_s2c = 1024, .expect_swi = false,
+	},
+	{
+		.desc = "s5.1: legacy client",
+		.client_silent = true, .server = PARAMS(16384, 16384, true),
+		.server_may_inv = true,
+		.expect_c2s = 1024, .expect_s2c = 1024, .expect_swi = false,
+	},
+	{
+		.desc = "s4.2: equal peers",
+		.client = PARAMS(4096, 4096, false),
+		.server = PARAMS(4096, 4096, false),
+		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+	},
+	{
+		.desc = "s4.2: server larger than client",
+		.client = PARAMS(4096, 4096, false),
+		.server = PARAMS(65536, 65536, false),
+		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+	},
+	{
+		.desc = "s4.2: server smaller than client",
+		.client = PARAMS(65536, 65536, false),
+		.server = PARAMS(8192, 8192, false),
+		.expect_c2s = 8192, .expect_s2c = 8192, .expect_swi = false,
+	},
+	{
+		.desc = "s4.2: asymmetric sizes",
+		.client = PARAMS(8192, 2048, false),
+		.server = PARAMS(16384, 4096, false),
+		.expect_c2s = 4096, .expect_s2c = 2048, .expect_swi = false,
+	},
+	{
+		.desc = "s4.2: client receive limits replies",
+		.client = PARAMS(262144, 1024, false),
+		.server = PARAMS(262144, 262144, false),
+		.expect_c2s = 262144, .expect_s2c = 1024, .expect_swi = false,
+	},
+	{
+		.desc = "s4.2: out-of-range local sizes clamp",
+		.client = PARAMS(300000, 500, false),
+		.server = PARAMS(U32_MAX, 1000000, false),
+		.expect_c2s = 262144, .expect_s2c = 1024, .expect_swi = false,
+	},
+	{
+		.desc = "s4.1: R client 0, server 0",
+		.client = PARAMS(4096, 4096, false),
+		.server = PARAMS(4096, 4096, false), .server_may_inv = true,
+		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+	},
+	{
+		.desc = "s4.1: R client 1, server 0",
+		.client = PARAMS(4096, 4096, true),
+		.server = PARAMS(4096, 4096, false), .server_may_inv = true,
+		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+	},
+	{
+		.desc = "s4.1: R client 0, server 1",
+		.client = PARAMS(4096, 4096, false),
+		.server = PARAMS(4096, 4096, true), .server_may_inv = true,
+		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+	},
+	{
+		.desc = "s4.1: R client 1, server 1",
+		.client = PARAMS(4096, 4096, true),
+		.server = PARAMS(4096, 4096, true), .server_may_inv = true,
+		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = true,
+	},
+	{
+		.desc = "s3.2: R both, server device cannot",
+		.client = PARAMS(4096, 4096, true),
+		.server = PARAMS(4096, 4096, true), .server_may_inv = false,
+		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+	},
+};
+
+static void negotiate_desc(const struct negotiate_param *p, char *desc)
+{
+	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(negotiate, negotiate_params, negotiate_desc);
+
+/* What one end puts on the wire: the message, or nothing at all */
+static size_t test_advertise(const struct rpcrdma_cm_params *local,
+			     bool silent, u8 *msg)
+{
+	if (silent)
+		return 0;
+	rpcrdma_cm_encode(msg, local);
+	return RPCRDMA_CM_MSG_LEN;
+}
+
+static void test_negotiate(struct kunit *test)
+{
+	const struct negotiate_param *p = test->param_value;
+	struct rpcrdma_cm_negotiated at_client, at_server;
+	struct rpcrdma_cm_decoded from_client, from_server;
+	u8 req[RPCRDMA_CM_MSG_LEN], rep[RPCRDMA_CM_MSG_LEN];
+	size_t req_len, rep_len;
+
+	/* Arrange */
+	req_len = test_advertise(&p->client, p->client_silent, req);
+	rep_len = test_advertise(&p->server, p->server_silent, rep);
+	rpcrdma_cm_decode(req_len ? req : NULL, req_len, &from_client);
+	rpcrdma_cm_decode(rep_len ? rep : NULL, rep_len, &from_server);
+
+	/* Act */
+	if (!p->client_silent)
+		rpcrdma_cm_negotiate(RPCRDMA_CM_ROLE_CLIENT, &p->client,
+				     &from_server.peer, true, &at_client);
+	if (!p->server_silent)
+		rpcrdma_cm_negotiate(RPCRDMA_CM_ROLE_SERVER, &p->server,
+				     &from_client.peer, p->server_may_inv,
+				     &at_server);
+
+	/* Assert */
+	if (!p->client_silent) {
+		KUNIT_EXPECT_EQ(test, at_client.client_to_server, p->expect_c2s);
+		KUNIT_EXPECT_EQ(test, at_client.server_to_client, p->expect_s2c);
+	}
+	if (!p->server_silent) {
+		KUNIT_EXPECT_EQ(test, at_server.client_to_server, p->expect_c2s);
+		KUNIT_EXPECT_EQ(test, at_server.server_to_client, p->expect_s2c);
+		KUNIT_EXPECT_EQ(test, at_server.send_with_inv, p->expect_swi);
+	}
+}
+
+static void test_status_names(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, rpcrdma_cm_status_name(RPCRDMA_CM_VALID),
+			   "valid");
+	KUNIT_EXPECT_STREQ(test, rpcrdma_cm_status_name(RPCRDMA_CM_ABSENT),
+			   "absent");
+	KUNIT_EXPECT_STREQ(test, rpcrdma_cm_status_name(RPCRDMA_CM_TRUNCATED),
+			   "truncated");
+	KUNIT_EXPECT_STREQ(test,
+			   rpcrdma_cm_status_name(RPCRDMA_CM_BAD_VERSION),
+			   "bad-version");
+}
+
+static struct kunit_case rfc8797_encode_cases[] = {
+	KUNIT_CASE_PARAM(test_size_code_round_trip, size_code_gen_params),
+	KUNIT_CASE_PARAM(test_size_clamp, size_clamp_gen_params),
+	KUNIT_CASE_PARAM(test_encode, encode_gen_params),
+	{}
+};
+
+static struct kunit_suite rfc8797_encode_suite = {
+	.name = "rpcrdma_rfc8797_encode",
+	.test_cases = rfc8797_encode_cases,
+};
+
+static struct kunit_case rfc8797_decode_cases[] = {
+	KUNIT_CASE_PARAM(test_decode, decode_gen_params),
+	KUNIT_CASE_PARAM(test_decode_area_offset, area_offset_gen_params),
+	KUNIT_CASE(test_status_names),
+	{}
+};
+
+static struct kunit_suite rfc8797_decode_suite = {
+	.name = "rpcrdma_rfc8797_decode",
+	.test_cases = rfc8797_decode_cases,
+};
+
+static struct kunit_case rfc8797_negotiate_cases[] = {
+	KUNIT_CASE_PARAM(test_negotiate, negotiate_gen_params),
+	{}
+};
+
+static struct kunit_suite rfc8797_negotiate_suite = {
+	.name = "rpcrdma_rfc8797_negotiate",
+	.test_cases = rfc8797_negotiate_cases,
+};
+
+kunit_test_suites(&rfc8797_encode_suite, &rfc8797_decode_suite,
+		  &rfc8797_negotiate_suite);
+
+MODULE_DESCRIPTION("KUnit tests for RPC-over-RDMA CM Private Data (RFC 8797)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the project's build scripts. Source it; don't run it.
+#
+# The base kernel package version is pinned in exactly one place, the
+# top-level Makefile (BASE_PKG_VERSION), which exports it to us. What
+# was actually installed is recorded by scripts/deps.sh in
+# $BUILD/base.env, and every later step reads that file.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+BASE_ENV=$BUILD/base.env
+
+log()  { printf '>>> %s\n' "$*" >&2; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+die()  { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Upstream part of a Debian kernel version: 6.12.95-1~bpo12+1 -> 6.12.95
+pkg_upstream() { printf '%s\n' "${1%%-*}"; }
+
+# Kernel ABI name of a Debian 6.12 package version: 6.12.95+deb12
+pkg_abi() { printf '%s+deb12\n' "$(pkg_upstream "$1")"; }
+
+# Load what deps.sh recorded: BASE_VERSION, BASE_ABI, KVER, HEADERS_DIR,
+# SRC_TARBALL, TREE.
+load_base() {
+	[ -r "$BASE_ENV" ] || die "$BASE_ENV is missing: run 'make deps' first"
+	# shellcheck source=/dev/null
+	. "$BASE_ENV"
+	[ -d "$HEADERS_DIR" ] ||
+		die "$HEADERS_DIR is missing: run 'make deps' (as root)"
+}
+
+# Run "$@" quietly; on failure show the tail of its output and fail.
+quiet() {
+	local out
+	out=$(mktemp)
+	if ! "$@" >"$out" 2>&1; then
+		tail -n 40 "$out" >&2
+		rm -f "$out"
+		die "failed: $*"
+	fi
+	rm -f "$out"
+}
