@@ -10,6 +10,7 @@
  */
 
 #include <linux/export.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
 #include <linux/unaligned.h>
 #include <kunit/visibility.h>

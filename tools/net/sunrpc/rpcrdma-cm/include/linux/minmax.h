@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * User-space stand-in for the parts of <linux/minmax.h> and
- * <linux/math.h> the codec uses. Arguments are evaluated once, and
+ * User-space stand-in for the parts of <linux/minmax.h> the codec uses. Arguments are evaluated once, and
  * both sides must have the same type, as the kernel versions insist.
  */
 #ifndef _RPCRDMA_CM_SHIM_LINUX_MINMAX_H
@@ -25,8 +24,5 @@
 	_a > _b ? _a : _b; })
 
 #define clamp(val, lo, hi) min(max(val, lo), hi)
-
-/* @y must be a power of two, as in the kernel */
-#define round_down(x, y) ((x) & ~((__typeof__(x))((y) - 1)))
 
 #endif

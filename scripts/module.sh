@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# module.sh COMMIT OUTDIR [KBUILD ARGS...]
+#
+# Build rpcrdma.ko from net/sunrpc/xprtrdma of COMMIT in $TREE, out of
+# tree, against the Debian 6.12 headers. The headers that the series
+# changes or adds are put first on the include path, so they win over
+# the installed ones. Sources are copied by content, so a rebuild of an
+# unchanged commit compiles nothing.
+
+. "$(dirname "$0")/lib.sh"
+load_base
+
+[ $# -ge 2 ] || die "usage: module.sh COMMIT OUTDIR [KBUILD ARGS...]"
+COMMIT=$1
+OUTDIR=$2
+shift 2
+
+tgit() { git -C "$TREE" "$@"; }
+
+# Copy paths of COMMIT into $1, touching only files whose content changed
+export_paths() {
+	local dest=$1 tmp
+	shift
+	tmp=$(mktemp -d)
+	tgit archive "$COMMIT" -- "$@" | tar -x -C "$tmp"
+	mkdir -p "$dest"
+	rsync -rc "$tmp/" "$dest/"
+	rm -rf "$tmp"
+}
+
+main() {
+	local headers src ko
+	tgit rev-parse -q --verify "$COMMIT^{commit}" >/dev/null ||
+		die "no commit '$COMMIT' in $TREE"
+	src=$OUTDIR/src
+	export_paths "$src" net/sunrpc/xprtrdma
+	mapfile -t headers < <(tgit diff --name-only --diff-filter=AM base "$COMMIT" -- include/)
+	rm -rf "$OUTDIR/include.new"
+	if [ "${#headers[@]}" -gt 0 ]; then
+		export_paths "$OUTDIR/include.new" "${headers[@]}"
+	else
+		mkdir -p "$OUTDIR/include.new/include"
+	fi
+	# Keep the mtimes of headers that did not change
+	mkdir -p "$OUTDIR/include"
+	rsync -rc --delete "$OUTDIR/include.new/include/" "$OUTDIR/include/"
+	rm -rf "$OUTDIR/include.new"
+
+	make -s -C "$HEADERS_DIR" M="$src/net/sunrpc/xprtrdma" \
+		NOSTDINC_FLAGS="-I$OUTDIR/include" -j"$(nproc)" "$@" modules
+	ko=$src/net/sunrpc/xprtrdma/rpcrdma.ko
+	[ -f "$ko" ] || die "no rpcrdma.ko was built"
+	ln -sf "$ko" "$OUTDIR/rpcrdma.ko"
+}
+
+main "$@"
