@@ -10,6 +10,7 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
+OUT=${OUT:-$TOP/out}
 BASE_ENV=$BUILD/base.env
 
 log()  { printf '>>> %s\n' "$*" >&2; }

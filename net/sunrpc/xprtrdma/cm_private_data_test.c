@@ -21,41 +21,51 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 static const u8 test_format_id[] = { 0xf6, 0xab, 0x0e, 0x18 };
 
-/* 0, 1, ..., 255: each entry is one Size code */
-#define CODES_4(b)	(b), (b) + 1, (b) + 2, (b) + 3
-#define CODES_16(b)	CODES_4(b), CODES_4((b) + 4), CODES_4((b) + 8), \
-			CODES_4((b) + 12)
-#define CODES_64(b)	CODES_16(b), CODES_16((b) + 16), CODES_16((b) + 32), \
-			CODES_16((b) + 48)
-static const u8 size_codes[256] = {
-	CODES_64(0), CODES_64(64), CODES_64(128), CODES_64(192)
-};
+/*
+ * Parameters for "every value from 0 to N - 1": each parameter is a
+ * pointer into index_table, and its value is its index there.
+ */
+static const u8 index_table[256];
+
+static unsigned int param_index(const void *param)
+{
+	return (const u8 *)param - index_table;
+}
+
+static const void *index_gen_params(const void *prev, unsigned int count)
+{
+	const u8 *next = prev ? (const u8 *)prev + 1 : index_table;
+
+	return next < index_table + count ? next : NULL;
+}
 
 /*
  * Size codes
  */
 
-static void size_code_desc(const u8 *code, char *desc)
+static const void *size_code_gen_params(const void *prev, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE,
-		 "RFC 8797 s4.2: code %u is %u octets", *code,
-		 (*code + 1) * 1024);
-}
+	const void *next = index_gen_params(prev, 256);
 
-KUNIT_ARRAY_PARAM(size_code, size_codes, size_code_desc);
+	if (next)
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE,
+			 "s4.2: code %u is %u octets", param_index(next),
+			 (param_index(next) + 1) * 1024);
+	return next;
+}
 
 static void test_size_code_round_trip(struct kunit *test)
 {
-	const u8 *param = test->param_value;
+	const u8 code = param_index(test->param_value);
 	struct rpcrdma_cm_params local, back;
 	struct rpcrdma_cm_decoded d;
 	u8 msg[RPCRDMA_CM_MSG_LEN];
 	u32 bytes;
 
 	/* Arrange */
-	bytes = (*param + 1) * 1024;
+	bytes = (code + 1) * 1024;
 	local.send_size = bytes;
-	local.recv_size = rpcrdma_cm_size_decode(255 - *param);
+	local.recv_size = rpcrdma_cm_size_decode(255 - code);
 	local.remote_inv = false;
 
 	/* Act */
@@ -64,14 +74,14 @@ static void test_size_code_round_trip(struct kunit *test)
 	back = d.peer;
 
 	/* Assert */
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_decode(*param), bytes);
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_encode(bytes), *param);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_decode(code), bytes);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_encode(bytes), code);
 	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_clamp(bytes), bytes);
-	KUNIT_EXPECT_EQ(test, msg[6], *param);
-	KUNIT_EXPECT_EQ(test, msg[7], 255 - *param);
+	KUNIT_EXPECT_EQ(test, msg[6], code);
+	KUNIT_EXPECT_EQ(test, msg[7], 255 - code);
 	KUNIT_EXPECT_EQ(test, d.status, RPCRDMA_CM_VALID);
 	KUNIT_EXPECT_EQ(test, back.send_size, bytes);
-	KUNIT_EXPECT_EQ(test, back.recv_size, (256U - *param) * 1024);
+	KUNIT_EXPECT_EQ(test, back.recv_size, (256U - code) * 1024);
 }
 
 struct size_clamp_param {
@@ -219,30 +229,41 @@ struct decode_param {
 };
 
 static const u8 pd_v1[] = { 0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, 0x03, 0x0f };
+
 static const u8 pd_stock_rep[TEST_CM_AREA_LEN] = {
 	0xf6, 0xab, 0x0e, 0x18, 0x01, 0x00, 0x03, 0x03,
 };
+
 static const u8 pd_offset5_in_56[56] = {
 	0xde, 0xad, 0xbe, 0xef, 0x00,
 	0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, 0x03, 0x0f,
 };
+
 static const u8 pd_reserved_r_clear[] = {
 	0xf6, 0xab, 0x0e, 0x18, 0x01, 0xfe, 0x07, 0x07,
 };
+
 static const u8 pd_reserved_r_set[] = {
 	0xf6, 0xab, 0x0e, 0x18, 0x01, 0xff, 0x07, 0x07,
 };
+
 static const u8 pd_v0[] = { 0xf6, 0xab, 0x0e, 0x18, 0x00, 0x01, 0x03, 0x0f };
+
 static const u8 pd_v2[] = { 0xf6, 0xab, 0x0e, 0x18, 0x02, 0x01, 0x03, 0x0f };
+
 static const u8 pd_v255[] = { 0xf6, 0xab, 0x0e, 0x18, 0xff, 0x01, 0x03, 0x0f };
+
 static const u8 pd_foreign[] = {
 	0x80, 0x00, 0x00, 0x10, 0x12, 0x34, 0x56, 0x78,
 	0x9a, 0xbc, 0xde, 0xf0, 0xf6, 0xab, 0x0e, 0x00,
 };
+
 static const u8 pd_byte_swapped[] = {
 	0x18, 0x0e, 0xab, 0xf6, 0x01, 0x01, 0x03, 0x0f,
 };
+
 static const u8 pd_id_split_at_end[] = { 0x00, 0x00, 0xf6, 0xab, 0x0e };
+
 static const u8 pd_first_occurrence_bad[] = {
 	0xf6, 0xab, 0x0e, 0x18, 0x02, 0x00, 0x00, 0x00,
 	0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, 0x0f, 0x0f,
@@ -414,19 +435,18 @@ static void test_decode(struct kunit *test)
 
 static const void *area_offset_gen_params(const void *prev, char *desc)
 {
-	const u8 *next = prev ? (const u8 *)prev + 1 : size_codes;
+	const void *next = index_gen_params(prev, TEST_CM_AREA_LEN);
 
-	if (next >= size_codes + TEST_CM_AREA_LEN)
-		return NULL;
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE,
-		 "s5.2: identifier at offset %u of %u", *next,
-		 TEST_CM_AREA_LEN);
+	if (next)
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE,
+			 "s5.2: identifier at offset %u of %u",
+			 param_index(next), TEST_CM_AREA_LEN);
 	return next;
 }
 
 static void test_decode_area_offset(struct kunit *test)
 {
-	const unsigned int offset = *(const u8 *)test->param_value;
+	const unsigned int offset = param_index(test->param_value);
 	const unsigned int room = TEST_CM_AREA_LEN - offset;
 	struct rpcrdma_cm_decoded d;
 	u8 *area;

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The whole test suite in one command (make check), for a fresh Debian
+# bookworm machine: installs what it needs, then runs KUnit, builds the
+# module, tests the tools, runs the static checks and verifies the patch
+# series. Every step runs even when an earlier one failed, except that
+# nothing can run without the base packages and the tree. Ends with an
+# "N passed, N failed" line.
+
+. "$(dirname "$0")/lib.sh"
+
+PASSED=0
+FAILED=0
+FAILURES=()
+LOGDIR=$BUILD/check-logs
+
+pass() { PASSED=$((PASSED + ${2:-1})); }
+fail() { FAILED=$((FAILED + ${2:-1})); FAILURES+=("$1"); }
+
+# step NAME CMD...: run a step, show its output, keep a log
+step() {
+	local name=$1 rc
+	shift
+	printf '\n=== %s\n' "$name"
+	set +e
+	"$@" 2>&1 | tee "$LOGDIR/$name.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	return "$rc"
+}
+
+# Add the counts of a runner's "N passed, N failed" line to ours
+count_runner() {
+	local name=$1 line p f
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$LOGDIR/$name.log" | tail -n 1)
+	p=$(sed -E 's/.*[^0-9]?([0-9]+) passed.*/\1/' <<<"$line")
+	f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+	[ -n "$line" ] || { fail "$name (no result line)"; return; }
+	pass "$name" "$p"
+	[ "$f" = 0 ] || fail "$name" "$f"
+}
+
+# kunit.py ends with "Ran N tests: passed: P[, failed: F][, ...]"
+count_kunit() {
+	local line p f
+	line=$(grep -E 'Ran [0-9]+ tests?:' "$LOGDIR/kunit.log" | tail -n 1)
+	[ -n "$line" ] || { fail "kunit (did not run)"; return; }
+	p=$(grep -oE 'passed: [0-9]+' <<<"$line" | grep -oE '[0-9]+' || echo 0)
+	f=$(grep -oE '(failed|crashed): [0-9]+' <<<"$line" | grep -oE '[0-9]+' |
+		paste -sd+ | bc)
+	pass kunit "$p"
+	[ "${f:-0}" = 0 ] || fail kunit "$f"
+}
+
+check_vermagic() {
+	local ours stock
+	load_base
+	ours=$(modinfo -F vermagic "$BUILD/module/rpcrdma.ko")
+	echo "rpcrdma.ko: $(readlink -f "$BUILD/module/rpcrdma.ko")"
+	echo "vermagic:   $ours"
+	stock=$(modinfo -F vermagic -k "$KVER" rpcrdma 2>/dev/null || true)
+	if [ -n "$stock" ]; then
+		echo "stock:      $stock"
+		[ "$ours" = "$stock" ] || die "vermagic differs from the stock $KVER rpcrdma.ko"
+	else
+		case "$ours" in
+		"$KVER "*) ;;
+		*) die "vermagic does not name $KVER" ;;
+		esac
+	fi
+}
+
+main() {
+	local rc=0 before
+	mkdir -p "$LOGDIR"
+
+	step deps make -s -C "$TOP" deps || { fail deps; summary; }
+	pass deps
+	step tree make -s -C "$TOP" tree || { fail tree; summary; }
+	pass tree
+
+	before=$FAILED
+	step kunit "$TOP/scripts/kunit.sh" || rc=1
+	count_kunit
+	# kunit.py failed without a failing test: a build or boot problem
+	[ "$rc" = 0 ] || [ "$FAILED" -gt "$before" ] || fail kunit
+
+	if step modules make -s -C "$TOP" modules && step vermagic check_vermagic; then
+		pass modules
+	else
+		fail modules
+	fi
+
+	step tools-check make -s -C "$TOP" tools-check || true
+	count_runner tools-check
+
+	if step static "$TOP/scripts/static-checks.sh"; then pass static; else fail static; fi
+	if step patchset "$TOP/scripts/patchset.sh"; then pass patchset; else fail patchset; fi
+
+	summary
+}
+
+summary() {
+	printf '\n=== summary\n'
+	[ "${#FAILURES[@]}" = 0 ] || printf 'failed: %s\n' "${FAILURES[@]}"
+	echo "logs: $LOGDIR"
+	echo "check: $PASSED passed, $FAILED failed"
+	[ "$FAILED" = 0 ] && exit 0
+	exit 1
+}
+
+main "$@"

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Export the series as git format-patch mail with a cover letter to
+# $OUT/patchset, then prove it: checkpatch --strict is clean, git am
+# applies it to a pristine base and yields our tree, and
+# net/sunrpc/xprtrdma builds after every patch.
+
+. "$(dirname "$0")/lib.sh"
+load_base
+
+DEST=$OUT/patchset
+AMTREE=$BUILD/patchset-check
+# New files are covered by the existing net/sunrpc/ and
+# include/linux/sunrpc/ MAINTAINERS entries; see patches/cover-letter.
+CHECKPATCH_IGNORE=FILE_PATH_CHANGES
+
+tgit() { git -C "$TREE" "$@"; }
+
+export_series() {
+	local cover subject
+	rm -rf "$DEST"
+	tgit format-patch -q --cover-letter --no-signature --zero-commit \
+		-o "$DEST" base..HEAD
+	cover=$(ls "$DEST"/0000-cover-letter.patch)
+	subject=$(head -n 1 "$TOP/patches/cover-letter")
+	python3 - "$cover" "$subject" "$TOP/patches/cover-letter" <<'PY'
+import sys
+path, subject, blurb_file = sys.argv[1:]
+blurb = open(blurb_file).read().split("\n", 1)[1].strip("\n")
+text = open(path).read()
+text = text.replace("*** SUBJECT HERE ***", subject)
+text = text.replace("*** BLURB HERE ***", blurb)
+open(path, "w").write(text)
+PY
+	echo "patchset: $(ls "$DEST" | wc -l) files in $DEST"
+}
+
+run_checkpatch() {
+	local p rc=0
+	for p in "$DEST"/0[0-9][0-9][1-9]-*.patch; do
+		if ! (cd "$TREE" && perl scripts/checkpatch.pl --strict --quiet \
+			--no-summary --ignore "$CHECKPATCH_IGNORE" "$p"); then
+			echo "checkpatch: $(basename "$p") is not clean"
+			rc=1
+		fi
+	done
+	[ "$rc" = 0 ] && echo "checkpatch --strict: clean ($(ls "$DEST"/0[0-9][0-9][1-9]-*.patch | wc -l) patches)"
+	return "$rc"
+}
+
+apply_to_pristine() {
+	if [ ! -d "$AMTREE" ] || ! git -C "$AMTREE" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		rm -rf "$AMTREE"
+		tgit worktree prune
+		tgit worktree add -q --detach "$AMTREE" base
+	fi
+	git -C "$AMTREE" am --abort >/dev/null 2>&1 || true
+	git -C "$AMTREE" checkout -q -f --detach base
+	git -C "$AMTREE" clean -q -f -d -x
+	git -C "$AMTREE" am -q "$DEST"/0[0-9][0-9][1-9]-*.patch ||
+		die "git am of $DEST onto the pristine base failed"
+	[ "$(git -C "$AMTREE" rev-parse 'HEAD^{tree}')" = "$(tgit rev-parse 'HEAD^{tree}')" ] ||
+		die "git am of the series does not reproduce $TREE"
+	echo "git am: the series applies to pristine $BASE_VERSION and reproduces the tree"
+}
+
+build_each_patch() {
+	local c n=0
+	for c in $(git -C "$AMTREE" rev-list --reverse base..HEAD); do
+		n=$((n + 1))
+		"$TOP/scripts/module.sh" "$c" "$BUILD/patchset-build" >/dev/null ||
+			die "net/sunrpc/xprtrdma does not build after patch $n: $(tgit log -1 --format=%s "$c")"
+		echo "build after patch $n: ok ($(tgit log -1 --format=%s "$c"))"
+	done
+}
+
+main() {
+	export_series
+	[ "${1:-}" = --export-only ] && return
+	run_checkpatch
+	apply_to_pristine
+	build_each_patch
+}
+
+main "$@"

@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-rpcrdma-cm.sh [PATH-TO-rpcrdma-cm]
+#
+# Black-box tests of the rpcrdma-cm command: the RFC 8797 examples,
+# the JSON contract scripts depend on, and the handling of bad input.
+# Ends with an "N passed, N failed" line; exits non-zero on failure.
+
+set -u
+CM=${1:-$(dirname "$0")/rpcrdma-cm}
+PASS=0
+FAIL=0
+
+ok()   { PASS=$((PASS + 1)); printf 'ok   %s\n' "$1"; }
+fail() { FAIL=$((FAIL + 1)); printf 'FAIL %s\n     %s\n' "$1" "$2"; }
+
+# JSON field of the decode object in $1 (nested with dots: peer.found)
+jfield() {
+	python3 -c '
+import json, sys
+v = json.loads(sys.argv[1])
+for k in sys.argv[2].split("."):
+    v = v[k]
+print(json.dumps(v))' "$1" "$2" 2>/dev/null || echo "<no ${2} in: $1>"
+}
+
+# expect_json NAME 'field=value ...' -- ARGS...
+expect_json() {
+	local name=$1 want=$2 out f got bad=
+	shift 3
+	if ! out=$("$CM" --json "$@" 2>/dev/null); then
+		fail "$name" "exit status $? for: rpcrdma-cm --json $*"
+		return
+	fi
+	for f in $want; do
+		got=$(jfield "$out" "${f%%=*}")
+		[ "$got" = "${f#*=}" ] || bad+="${f%%=*}: want ${f#*=}, got $got; "
+	done
+	if [ -n "$bad" ]; then fail "$name" "$bad"; else ok "$name"; fi
+}
+
+# expect_exit NAME CODE PATTERN -- ARGS...: exit code and a stderr match
+expect_exit() {
+	local name=$1 code=$2 pattern=$3 err rc
+	shift 4
+	err=$("$CM" "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" != "$code" ]; then
+		fail "$name" "exit $rc, want $code: rpcrdma-cm $*"
+	elif ! grep -qiE -- "$pattern" <<<"$err"; then
+		fail "$name" "stderr lacks /$pattern/: $err"
+	else
+		ok "$name"
+	fi
+}
+
+# expect_out NAME EXPECTED -- ARGS...: exact standard output
+expect_out() {
+	local name=$1 want=$2 got
+	shift 3
+	got=$("$CM" "$@" 2>/dev/null)
+	if [ "$got" = "$want" ]; then ok "$name"; else fail "$name" "want '$want', got '$got'"; fi
+}
+
+zeros() { printf '00%.0s' $(seq "$1"); }
+
+# --- decode: the examples every RFC 8797 reader must get right ---
+expect_json "decode: version 1 message at offset 0" \
+	'found=true offset=0 version=1 remote_invalidate=true send_size=4096 recv_size=16384' \
+	-- decode f6ab0e18 01 01 03 0f
+expect_json "decode: same message at offset 5 of 56 octets" \
+	'found=true offset=5 version=1 remote_invalidate=true send_size=4096 recv_size=16384 length=56' \
+	-- decode deadbeef00 f6ab0e18 01 01 03 0f "$(zeros 43)"
+expect_json "decode: version 2 is not usable" \
+	'found=false offset=0 version=2 remote_invalidate=false send_size=1024 recv_size=1024 status="bad-version"' \
+	-- decode f6ab0e18 02 01 03 0f
+expect_json "decode: 6 octets are truncated" \
+	'found=false offset=0 version=null send_size=1024 recv_size=1024 status="truncated"' \
+	-- decode f6ab0e18 01 01
+expect_json "decode: no identifier means RFC defaults" \
+	'found=false offset=null version=null remote_invalidate=false send_size=1024 recv_size=1024 status="absent"' \
+	-- decode 0102030405060708
+expect_json "decode: stock server's padded 196-octet accept data" \
+	'found=true offset=0 remote_invalidate=false send_size=4096 recv_size=4096 length=196' \
+	-- decode f6ab0e18 01 00 03 03 "$(zeros 188)"
+expect_json "decode: reserved bits are ignored" \
+	'found=true remote_invalidate=false send_size=8192' \
+	-- decode f6ab0e18 01 fe 07 07
+expect_json "decode: empty buffer" \
+	'found=false status="absent" length=0' -- decode ""
+expect_json "decode: colons and 0x prefixes" \
+	'found=true offset=1 send_size=262144 recv_size=1024' \
+	-- decode 0x00f6:ab:0e:18 01:00:ff:00
+expect_json "decode: 256 octets with the message at the very end" \
+	'found=true offset=248' -- decode "$(zeros 248)" f6ab0e1801010000
+expect_json "decode: identifier cut by the end" \
+	'found=false offset=null' -- decode 0000f6ab0e
+expect_out "decode: text output names the status" "status:            truncated" \
+	-- decode f6ab0e180101 | grep status
+if "$CM" decode f6ab0e18 01 01 03 0f | grep -q '^status: *valid$'; then
+	ok "decode: text output for a valid message"
+else
+	fail "decode: text output for a valid message" "no 'status: valid' line"
+fi
+
+# --- encode ---
+expect_out "encode: 4 KiB / 16 KiB with R" "f6ab0e18 01 01 03 0f" \
+	-- encode --send 4096 --recv 16K
+expect_out "encode: without R" "f6ab0e18 01 00 00 ff" \
+	-- encode --send 1024 --recv 262144 --no-remote-invalidate
+expect_json "encode: JSON" \
+	'hex="f6ab0e1801010707" send_size=8192 recv_size=8192 remote_invalidate=true adjusted=false' \
+	-- encode --send 8192 --recv 8192
+expect_json "encode: too small clamps up" \
+	'hex="f6ab0e1801010000" send_size=1024 adjusted=true' -- encode --send 10 --recv 0
+expect_json "encode: too large clamps down, never wraps" \
+	'hex="f6ab0e180101ffff" send_size=262144 recv_size=262144 adjusted=true' \
+	-- encode --send 263168 --recv 99999999999999999999
+expect_json "encode: rounds down to a multiple of 1024" \
+	'hex="f6ab0e1801010203" send_size=3072 recv_size=4096' -- encode --send 4095 --recv 4097
+expect_exit "encode: clamping warns" 0 'above the RFC 8797 maximum' \
+	-- encode --send 300K --recv 4096
+expect_exit "encode: rounding warns" 0 'not a multiple of 1024' \
+	-- encode --send 5000 --recv 4096
+out=$("$CM" encode --send 4096 --recv 8192 2>/dev/null)
+expect_json "encode output decodes back" \
+	'found=true send_size=4096 recv_size=8192 remote_invalidate=true' -- decode $out
+
+# --- negotiate ---
+expect_json "negotiate: client with a legacy server" \
+	'client_to_server=1024 server_to_client=1024 send_with_invalidate=false peer.found=false' \
+	-- negotiate --role client --send 16K --recv 16K --peer none
+expect_json "negotiate: client with a stock 4 KiB server" \
+	'client_to_server=4096 server_to_client=4096 send_with_invalidate=false' \
+	-- negotiate --role client --send 16K --recv 16K --peer f6ab0e1801000303
+expect_json "negotiate: server uses the client's Receive Size" \
+	'client_to_server=8192 server_to_client=2048 send_with_invalidate=true' \
+	-- negotiate --role server --send 16K --recv 16K --peer f6ab0e1801010701
+expect_json "negotiate: server without R" \
+	'send_with_invalidate=false' \
+	-- negotiate --role server --send 4K --recv 4K --no-remote-invalidate --peer f6ab0e1801010303
+expect_json "negotiate: peer with bad version gets defaults" \
+	'client_to_server=1024 server_to_client=1024 peer.status="bad-version"' \
+	-- negotiate --role server --send 4K --recv 4K --peer f6ab0e1802010303
+
+# --- bad arguments: a clear message and exit code 2 ---
+expect_exit "no command" 2 'no command' --
+expect_exit "unknown command" 2 "unknown command 'frobnicate'" -- frobnicate
+expect_exit "decode: no input" 2 'give the Private Data' -- decode
+expect_exit "decode: not hex" 2 "'g' is not a hex digit" -- decode f6ab0e1g
+expect_exit "decode: odd digits" 2 'odd number of hex digits' -- decode f6ab0e1
+expect_exit "decode: over 256 octets" 2 'more than 256 octets' -- decode "$(zeros 257)"
+expect_exit "encode: missing --recv" 2 '--recv BYTES is required' -- encode --send 4096
+expect_exit "encode: negative size" 2 'expected a number of bytes' -- encode --send -1 --recv 4096
+expect_exit "encode: junk size" 2 'expected a number of bytes' -- encode --send 4KB --recv 4096
+expect_exit "encode: stray argument" 2 "unexpected argument 'x'" -- encode --send 4096 --recv 4096 x
+expect_exit "encode: option of another command" 2 'does not apply' -- encode --send 4096 --recv 4096 --role client
+expect_exit "negotiate: bad role" 2 "expected client or server" \
+	-- negotiate --role both --send 4096 --recv 4096 --peer none
+expect_exit "negotiate: missing --peer" 2 '--peer HEX\|none is required' \
+	-- negotiate --role client --send 4096 --recv 4096
+expect_exit "unknown option" 2 "unknown option" -- decode --frob 00
+if "$CM" --help | grep -q 'negotiate --role client|server'; then
+	ok "--help describes every command"
+else
+	fail "--help describes every command" "no negotiate synopsis"
+fi
+
+echo "rpcrdma-cm: $PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
