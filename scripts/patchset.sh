@@ -39,7 +39,9 @@ PY
 run_checkpatch() {
 	local p rc=0
 	for p in "$DEST"/0[0-9][0-9][1-9]-*.patch; do
-		if ! (cd "$TREE" && perl scripts/checkpatch.pl --strict --quiet \
+		# checkpatch runs scripts/spdxcheck.py with "python3", which
+		# needs Debian's python3-ply and python3-git: prefer /usr/bin
+		if ! (cd "$TREE" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet \
 			--no-summary --ignore "$CHECKPATCH_IGNORE" "$p"); then
 			echo "checkpatch: $(basename "$p") is not clean"
 			rc=1

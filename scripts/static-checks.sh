@@ -27,8 +27,21 @@ warnings_of() {
 	rm -f "$log"
 }
 
+# kernel-doc of the files the series adds: complete, and warning-free
+check_kernel_doc() {
+	local files out
+	mapfile -t files < <(git -C "$TREE" diff --name-only --diff-filter=A base HEAD -- '*.c' '*.h')
+	out=$(cd "$TREE" && perl scripts/kernel-doc -none -Wall "${files[@]}" 2>&1)
+	if [ -n "$out" ]; then
+		printf '%s\n' "$out"
+		die "kernel-doc reports problems in new files"
+	fi
+	echo "kernel-doc: clean (${files[*]})"
+}
+
 main() {
 	local base head new
+	check_kernel_doc
 	command -v sparse >/dev/null || die "sparse is not installed: run 'make deps'"
 	log "W=1 C=1 build of the pristine base"
 	base=$(warnings_of base base)

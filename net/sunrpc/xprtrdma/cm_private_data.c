@@ -75,11 +75,10 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_decode);
  * Sizes are clamped by rpcrdma_cm_size_clamp(). The Reserved bits are
  * always zero (RFC 8797 Section 4). @buf needs no particular alignment.
  *
- * Return values:
- *   %false: the message carries exactly the sizes in @local
- *   %true: at least one size had to be rounded or clamped; the caller
- *	    should make that visible and use rpcrdma_cm_size_clamp() of
- *	    its sizes from now on
+ * Return: %false if the message carries exactly the sizes in @local;
+ * %true if at least one size had to be rounded or clamped, in which case
+ * the caller should make that visible and use rpcrdma_cm_size_clamp()
+ * of its sizes from then on.
  */
 bool rpcrdma_cm_encode(u8 *buf, const struct rpcrdma_cm_params *local)
 {

@@ -417,7 +417,7 @@ static void test_decode(struct kunit *test)
 	rpcrdma_cm_decode(copy, p->len, &d);
 
 	/* Assert */
-	KUNIT_EXPECT_EQ(test, d.status, p->expect_status);
+	KUNIT_ASSERT_EQ(test, d.status, p->expect_status);
 	KUNIT_EXPECT_EQ(test, d.offset, p->expect_offset);
 	if (p->expect_status == RPCRDMA_CM_VALID ||
 	    p->expect_status == RPCRDMA_CM_BAD_VERSION)
@@ -461,18 +461,18 @@ static void test_decode_area_offset(struct kunit *test)
 
 	/* Assert */
 	if (room >= RPCRDMA_CM_MSG_LEN) {
-		KUNIT_EXPECT_EQ(test, d.status, RPCRDMA_CM_VALID);
+		KUNIT_ASSERT_EQ(test, d.status, RPCRDMA_CM_VALID);
 		KUNIT_EXPECT_EQ(test, d.offset, (int)offset);
 		KUNIT_EXPECT_EQ(test, d.peer.send_size, 4096);
 		KUNIT_EXPECT_EQ(test, d.peer.recv_size, 16384);
 		KUNIT_EXPECT_TRUE(test, d.peer.remote_inv);
 	} else if (room >= sizeof(test_format_id)) {
-		KUNIT_EXPECT_EQ(test, d.status, RPCRDMA_CM_TRUNCATED);
+		KUNIT_ASSERT_EQ(test, d.status, RPCRDMA_CM_TRUNCATED);
 		KUNIT_EXPECT_EQ(test, d.offset, (int)offset);
 		KUNIT_EXPECT_EQ(test, d.peer.send_size, 1024);
 		KUNIT_EXPECT_FALSE(test, d.peer.remote_inv);
 	} else {
-		KUNIT_EXPECT_EQ(test, d.status, RPCRDMA_CM_ABSENT);
+		KUNIT_ASSERT_EQ(test, d.status, RPCRDMA_CM_ABSENT);
 		KUNIT_EXPECT_EQ(test, d.offset, -1);
 		KUNIT_EXPECT_EQ(test, d.peer.send_size, 1024);
 		KUNIT_EXPECT_FALSE(test, d.peer.remote_inv);
