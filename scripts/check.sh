@@ -33,24 +33,25 @@ step() {
 # Add the counts of a runner's "N passed, N failed" line to ours
 count_runner() {
 	local name=$1 line p f
-	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$LOGDIR/$name.log" | tail -n 1)
-	p=$(sed -E 's/.*[^0-9]?([0-9]+) passed.*/\1/' <<<"$line")
-	f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$LOGDIR/$name.log" | tail -n 1 || true)
 	[ -n "$line" ] || { fail "$name (no result line)"; return; }
+	p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+')
+	f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+')
 	pass "$name" "$p"
 	[ "$f" = 0 ] || fail "$name" "$f"
 }
 
-# kunit.py ends with "Ran N tests: passed: P[, failed: F][, ...]"
+# kunit.py ends with "Ran N tests: passed: P[, failed: F][, crashed: C]..."
+# and leaves out the counts that are zero.
 count_kunit() {
 	local line p f
-	line=$(grep -E 'Ran [0-9]+ tests?:' "$LOGDIR/kunit.log" | tail -n 1)
-	[ -n "$line" ] || { fail "kunit (did not run)"; return; }
-	p=$(grep -oE 'passed: [0-9]+' <<<"$line" | grep -oE '[0-9]+' || echo 0)
-	f=$(grep -oE '(failed|crashed): [0-9]+' <<<"$line" | grep -oE '[0-9]+' |
-		paste -sd+ | bc)
-	pass kunit "$p"
-	[ "${f:-0}" = 0 ] || fail kunit "$f"
+	line=$(grep -E 'Ran [0-9]+ tests?:' "$LOGDIR/kunit.log" | tail -n 1 || true)
+	[ -n "$line" ] || { fail "kunit (no result line)"; return; }
+	p=$(awk -F'passed: ' 'NF > 1 { print $2 + 0 }' <<<"$line")
+	f=$({ grep -oE '(failed|crashed|errors): [0-9]+' <<<"$line" || true; } |
+		awk '{ n += $2 } END { print n + 0 }')
+	pass kunit "${p:-0}"
+	[ "$f" = 0 ] || fail kunit "$f"
 }
 
 check_vermagic() {

@@ -13,7 +13,9 @@ KUNIT_BUILD=$BUILD/kunit
 
 # kunit.py bounds the UML run with --timeout, but not its own parsing of
 # the log; a badly truncated log has been seen to make the parser spin.
-# The outer timeout covers a clean build as well.
+# The outer timeout covers a clean build as well. Standard input is
+# /dev/null so that kunit.py's "stty sane" cannot stop a run that
+# timeout(1) has put in the background of an interactive terminal.
 cd "$TREE"
 exec timeout --kill-after=30 1800 python3 tools/testing/kunit/kunit.py run \
 	--kunitconfig=net/sunrpc/xprtrdma \
@@ -21,4 +23,4 @@ exec timeout --kill-after=30 1800 python3 tools/testing/kunit/kunit.py run \
 	--arch=um \
 	--jobs="$(nproc)" \
 	--timeout=300 \
-	"$@"
+	"$@" </dev/null

@@ -7,6 +7,7 @@
 # $BUILD/base.env, and every later step reads that file.
 
 set -euo pipefail
+shopt -s inherit_errexit
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}

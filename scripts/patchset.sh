@@ -18,7 +18,7 @@ CHECKPATCH_IGNORE=FILE_PATH_CHANGES
 tgit() { git -C "$TREE" "$@"; }
 
 export_series() {
-	local cover subject
+	local cover subject p
 	rm -rf "$DEST"
 	tgit format-patch -q --cover-letter --no-signature --zero-commit \
 		-o "$DEST" base..HEAD
@@ -33,12 +33,16 @@ text = text.replace("*** SUBJECT HERE ***", subject)
 text = text.replace("*** BLURB HERE ***", blurb)
 open(path, "w").write(text)
 PY
-	echo "patchset: $(ls "$DEST" | wc -l) files in $DEST"
+	PATCHES=()
+	for p in "$DEST"/[0-9][0-9][0-9][0-9]-*.patch; do
+		case "$p" in */0000-cover-letter.patch) ;; *) PATCHES+=("$p") ;; esac
+	done
+	echo "patchset: cover letter and ${#PATCHES[@]} patches in $DEST"
 }
 
 run_checkpatch() {
 	local p rc=0
-	for p in "$DEST"/0[0-9][0-9][1-9]-*.patch; do
+	for p in "${PATCHES[@]}"; do
 		# checkpatch runs scripts/spdxcheck.py with "python3", which
 		# needs Debian's python3-ply and python3-git: prefer /usr/bin
 		if ! (cd "$TREE" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet \
@@ -47,7 +51,7 @@ run_checkpatch() {
 			rc=1
 		fi
 	done
-	[ "$rc" = 0 ] && echo "checkpatch --strict: clean ($(ls "$DEST"/0[0-9][0-9][1-9]-*.patch | wc -l) patches)"
+	[ "$rc" = 0 ] && echo "checkpatch --strict: clean (${#PATCHES[@]} patches)"
 	return "$rc"
 }
 
@@ -60,7 +64,7 @@ apply_to_pristine() {
 	git -C "$AMTREE" am --abort >/dev/null 2>&1 || true
 	git -C "$AMTREE" checkout -q -f --detach base
 	git -C "$AMTREE" clean -q -f -d -x
-	git -C "$AMTREE" am -q "$DEST"/0[0-9][0-9][1-9]-*.patch ||
+	git -C "$AMTREE" am -q "${PATCHES[@]}" ||
 		die "git am of $DEST onto the pristine base failed"
 	[ "$(git -C "$AMTREE" rev-parse 'HEAD^{tree}')" = "$(tgit rev-parse 'HEAD^{tree}')" ] ||
 		die "git am of the series does not reproduce $TREE"

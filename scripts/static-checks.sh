@@ -21,7 +21,7 @@ warnings_of() {
 		rm -f "$log"
 		die "the W=1 C=1 build of $2 failed"
 	fi
-	grep -E '(warning|error):' "$log" |
+	{ grep -E '(warning|error):' "$log" || true; } |
 		sed -E -e "s|$dir/src/||g" -e "s|$dir/include/||g" \
 		       -e 's/:[0-9]+:[0-9]+:/:/' -e 's/:[0-9]+:/:/' | sort -u
 	rm -f "$log"
@@ -49,7 +49,8 @@ main() {
 	head=$(warnings_of HEAD series)
 	new=$(comm -13 <(printf '%s\n' "$base") <(printf '%s\n' "$head") | sed '/^$/d')
 	printf 'base: %d distinct warnings; series: %d\n' \
-		"$(printf '%s' "$base" | grep -c .)" "$(printf '%s' "$head" | grep -c .)"
+		"$(printf '%s' "$base" | grep -c . || true)" \
+		"$(printf '%s' "$head" | grep -c . || true)"
 	if [ -n "$new" ]; then
 		echo "New warnings from the series:"
 		printf '%s\n' "$new"

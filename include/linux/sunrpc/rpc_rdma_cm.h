@@ -57,10 +57,11 @@ struct rpcrdma_cm_params {
  * enum rpcrdma_cm_status - what decoding a received buffer found
  * @RPCRDMA_CM_VALID: a version 1 message was found and decoded
  * @RPCRDMA_CM_ABSENT: no buffer, or no Format Identifier in it
- * @RPCRDMA_CM_TRUNCATED: the Format Identifier was found, but the
- *	eight octets of the message overrun the buffer
- * @RPCRDMA_CM_BAD_VERSION: the Format Identifier was found, but the
- *	Version field is not 1
+ * @RPCRDMA_CM_TRUNCATED: no version 1 message; the first Format
+ *	Identifier found is too close to the end of the buffer for the
+ *	eight octets of a message
+ * @RPCRDMA_CM_BAD_VERSION: no version 1 message; the first Format
+ *	Identifier found is followed by another Version
  */
 enum rpcrdma_cm_status {
 	RPCRDMA_CM_VALID,
@@ -74,8 +75,9 @@ enum rpcrdma_cm_status {
  * @peer: what the peer advertised; the RFC 8797 Section 5.1 defaults
  *	unless @status is %RPCRDMA_CM_VALID
  * @status: outcome of the search and checks
- * @offset: octet offset of the Format Identifier, or -1 when absent
- * @version: the Version field, valid unless @status is
+ * @offset: octet offset of the version 1 message; when there is none,
+ *	of the first Format Identifier seen, or -1 if there was none
+ * @version: the Version field at @offset, valid unless @status is
  *	%RPCRDMA_CM_ABSENT or %RPCRDMA_CM_TRUNCATED
  */
 struct rpcrdma_cm_decoded {

@@ -32,6 +32,10 @@
  * what it sent, so @size is rounded down to a multiple of 1024 and then
  * brought inside that range.
  *
+ * A size below 1024 is raised to 1024: every RPC-over-RDMA version 1
+ * peer must accept 1024-octet messages (RFC 8166 Section 3.3.3), so no
+ * caller may configure a smaller buffer in the first place.
+ *
  * Return: the size in octets that rpcrdma_cm_size_encode() represents.
  */
 u32 rpcrdma_cm_size_clamp(u32 size)
@@ -101,13 +105,27 @@ static void rpcrdma_cm_set_defaults(struct rpcrdma_cm_params *peer)
 	peer->remote_inv = false;
 }
 
-static int rpcrdma_cm_find_format_id(const u8 *data, size_t len)
+/* Fill in @result from the version 1 message at @msg */
+static void rpcrdma_cm_parse_v1(const u8 *msg, int offset,
+				struct rpcrdma_cm_decoded *result)
+{
+	result->status = RPCRDMA_CM_VALID;
+	result->offset = offset;
+	result->version = RPCRDMA_CM_VERSION;
+	result->peer.remote_inv = !!(msg[RPCRDMA_CM_OFF_FLAGS] &
+				     RPCRDMA_CM_FLAG_REMOTE_INV);
+	result->peer.send_size =
+		rpcrdma_cm_size_decode(msg[RPCRDMA_CM_OFF_SEND_SIZE]);
+	result->peer.recv_size =
+		rpcrdma_cm_size_decode(msg[RPCRDMA_CM_OFF_RECV_SIZE]);
+}
+
+/* Offset of the first Format Identifier at or after @from, or -1 */
+static int rpcrdma_cm_find_format_id(const u8 *data, size_t len, size_t from)
 {
 	size_t i;
 
-	if (len < sizeof(__be32))
-		return -1;
-	for (i = 0; i <= len - sizeof(__be32); i++)
+	for (i = from; i + sizeof(__be32) <= len; i++)
 		if (get_unaligned_be32(data + i) == RPCRDMA_CM_FORMAT_ID)
 			return i;
 	return -1;
@@ -121,21 +139,27 @@ static int rpcrdma_cm_find_format_id(const u8 *data, size_t len)
  *
  * The buffer is searched for the Format Identifier at every octet
  * offset (RFC 8797 Section 5.2), because other layers may place their
- * own Private Data in front of ours. The first occurrence decides: the
- * eight octets starting there must lie inside the buffer and carry
- * Version 1, otherwise the peer is treated as if it sent nothing
- * (Section 5.1). Reserved bits are ignored (Section 4).
+ * own Private Data in front of ours. The eight octets starting at an
+ * identifier must lie inside the buffer and carry Version 1. An
+ * identifier followed by another Version is skipped and the search
+ * goes on, so that neither a stray 0xf6ab0e18 in another layer's data
+ * nor a newer format (Section 6) hides a version 1 message behind it.
+ * Reserved bits are ignored (Section 4).
  *
  * @len must be the length the CM reported. A CM may pad its Private
  * Data area with zeroes, so @len is an upper bound on what the peer
  * wrote, never proof that it wrote anything.
  *
- * @result->peer always holds usable values: the peer's, or the RFC
- * defaults of 1024/1024 without remote invalidation.
+ * When no usable message is found, @result->status and @result->offset
+ * describe the first identifier seen (if any), and the peer is treated
+ * as if it sent nothing (Section 5.1). @result->peer always holds
+ * usable values: the peer's, or the RFC defaults of 1024/1024 without
+ * remote invalidation.
  */
 void rpcrdma_cm_decode(const void *data, size_t len,
 		       struct rpcrdma_cm_decoded *result)
 {
+	const u8 *buf = data;
 	const u8 *msg;
 	int offset;
 
@@ -144,32 +168,29 @@ void rpcrdma_cm_decode(const void *data, size_t len,
 	result->offset = -1;
 	result->version = 0;
 
-	if (!data)
+	if (!buf)
 		return;
-	offset = rpcrdma_cm_find_format_id(data, len);
-	if (offset < 0)
-		return;
-
-	result->offset = offset;
-	if (len - offset < RPCRDMA_CM_MSG_LEN) {
-		result->status = RPCRDMA_CM_TRUNCATED;
-		return;
+	for (offset = rpcrdma_cm_find_format_id(buf, len, 0); offset >= 0;
+	     offset = rpcrdma_cm_find_format_id(buf, len, offset + 1)) {
+		msg = buf + offset;
+		if (len - offset < RPCRDMA_CM_MSG_LEN) {
+			/* Any later identifier would be shorter still */
+			if (result->offset < 0) {
+				result->status = RPCRDMA_CM_TRUNCATED;
+				result->offset = offset;
+			}
+			return;
+		}
+		if (msg[RPCRDMA_CM_OFF_VERSION] == RPCRDMA_CM_VERSION) {
+			rpcrdma_cm_parse_v1(msg, offset, result);
+			return;
+		}
+		if (result->offset < 0) {
+			result->status = RPCRDMA_CM_BAD_VERSION;
+			result->offset = offset;
+			result->version = msg[RPCRDMA_CM_OFF_VERSION];
+		}
 	}
-
-	msg = (const u8 *)data + offset;
-	result->version = msg[RPCRDMA_CM_OFF_VERSION];
-	if (result->version != RPCRDMA_CM_VERSION) {
-		result->status = RPCRDMA_CM_BAD_VERSION;
-		return;
-	}
-
-	result->status = RPCRDMA_CM_VALID;
-	result->peer.remote_inv = !!(msg[RPCRDMA_CM_OFF_FLAGS] &
-				     RPCRDMA_CM_FLAG_REMOTE_INV);
-	result->peer.send_size =
-		rpcrdma_cm_size_decode(msg[RPCRDMA_CM_OFF_SEND_SIZE]);
-	result->peer.recv_size =
-		rpcrdma_cm_size_decode(msg[RPCRDMA_CM_OFF_RECV_SIZE]);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_decode);
 

@@ -196,20 +196,24 @@ static void test_encode(struct kunit *test)
 		.recv_size	= p->recv_size,
 		.remote_inv	= p->remote_inv,
 	};
-	u8 *buf;
+	u8 *buf, *msg;
 
-	/* Arrange: poison, and use an odd address to prove no alignment */
-	buf = kunit_kzalloc(test, RPCRDMA_CM_MSG_LEN + 1, GFP_KERNEL);
+	/* Arrange: a guard octet on each side, and an odd address for
+	 * the message to prove that encoding needs no alignment
+	 */
+	buf = kunit_kzalloc(test, RPCRDMA_CM_MSG_LEN + 2, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	memset(buf, 0xa5, RPCRDMA_CM_MSG_LEN + 1);
+	memset(buf, 0xa5, RPCRDMA_CM_MSG_LEN + 2);
+	msg = buf + 1;
 
 	/* Act */
-	rpcrdma_cm_encode(buf + 1, &local);
+	rpcrdma_cm_encode(msg, &local);
 
-	/* Assert: exact octets, so Reserved bits are zero */
-	KUNIT_EXPECT_MEMEQ(test, buf + 1, p->expect, RPCRDMA_CM_MSG_LEN);
+	/* Assert: exact octets, so the Reserved bits are zero */
+	KUNIT_EXPECT_MEMEQ(test, msg, p->expect, RPCRDMA_CM_MSG_LEN);
+	KUNIT_EXPECT_EQ(test, msg[5] & 0xfe, 0);
 	KUNIT_EXPECT_EQ(test, buf[0], 0xa5);
-	KUNIT_EXPECT_EQ(test, buf[5] & 0xfe, 0);
+	KUNIT_EXPECT_EQ(test, buf[RPCRDMA_CM_MSG_LEN + 1], 0xa5);
 }
 
 /*
@@ -264,9 +268,24 @@ static const u8 pd_byte_swapped[] = {
 
 static const u8 pd_id_split_at_end[] = { 0x00, 0x00, 0xf6, 0xab, 0x0e };
 
-static const u8 pd_first_occurrence_bad[] = {
+static const u8 pd_v2_then_v1[] = {
 	0xf6, 0xab, 0x0e, 0x18, 0x02, 0x00, 0x00, 0x00,
 	0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, 0x0f, 0x0f,
+};
+
+static const u8 pd_v2_then_v3[] = {
+	0xf6, 0xab, 0x0e, 0x18, 0x02, 0x00, 0x00, 0x00,
+	0xf6, 0xab, 0x0e, 0x18, 0x03, 0x01, 0x0f, 0x0f,
+};
+
+static const u8 pd_v2_then_cut[] = {
+	0xf6, 0xab, 0x0e, 0x18, 0x02, 0x00, 0x00, 0x00,
+	0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01,
+};
+
+static const u8 pd_partial_then_v1[] = {
+	0xf6, 0xf6, 0xab, 0xf6, 0xab, 0x0e,
+	0xf6, 0xab, 0x0e, 0x18, 0x01, 0x00, 0x1f, 0x01,
 };
 
 static const struct decode_param decode_params[] = {
@@ -345,12 +364,50 @@ static const struct decode_param decode_params[] = {
 		.expect_recv = 1024,
 	},
 	{
-		.desc		= "s5.2: first identifier decides",
-		.data = pd_first_occurrence_bad,
-		.len = sizeof(pd_first_occurrence_bad),
+		.desc		= "s6: version 2, then a version 1 message",
+		.data = pd_v2_then_v1, .len = sizeof(pd_v2_then_v1),
+		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 8,
+		.expect_version = 1, .expect_send = 16384,
+		.expect_recv = 16384, .expect_rinv = true,
+	},
+	{
+		.desc		= "s5.2: versions 2 and 3, no version 1",
+		.data = pd_v2_then_v3, .len = sizeof(pd_v2_then_v3),
 		.expect_status = RPCRDMA_CM_BAD_VERSION, .expect_offset = 0,
 		.expect_version = 2, .expect_send = 1024,
 		.expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: version 2, then a truncated message",
+		.data = pd_v2_then_cut, .len = sizeof(pd_v2_then_cut),
+		.expect_status = RPCRDMA_CM_BAD_VERSION, .expect_offset = 0,
+		.expect_version = 2, .expect_send = 1024,
+		.expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: partial identifiers, then the message",
+		.data = pd_partial_then_v1, .len = sizeof(pd_partial_then_v1),
+		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 6,
+		.expect_version = 1, .expect_send = 32768,
+		.expect_recv = 2048, .expect_rinv = false,
+	},
+	{
+		.desc		= "s5.2: 3 octets",
+		.data = pd_v1, .len = 3,
+		.expect_status = RPCRDMA_CM_ABSENT, .expect_offset = -1,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: 2 octets",
+		.data = pd_v1, .len = 2,
+		.expect_status = RPCRDMA_CM_ABSENT, .expect_offset = -1,
+		.expect_send = 1024, .expect_recv = 1024,
+	},
+	{
+		.desc		= "s5.2: 1 octet",
+		.data = pd_v1, .len = 1,
+		.expect_status = RPCRDMA_CM_ABSENT, .expect_offset = -1,
+		.expect_send = 1024, .expect_recv = 1024,
 	},
 	{
 		.desc		= "s5.2: foreign data, no identifier",
@@ -547,6 +604,12 @@ static const struct negotiate_param negotiate_params[] = {
 		.client = PARAMS(300000, 500, false),
 		.server = PARAMS(U32_MAX, 1000000, false),
 		.expect_c2s = 262144, .expect_s2c = 1024, .expect_swi = false,
+	},
+	{
+		.desc = "s4.2: sizes between kilo-octets round down",
+		.client = PARAMS(5000, 9000, false),
+		.server = PARAMS(8191, 4097, false),
+		.expect_c2s = 4096, .expect_s2c = 7168, .expect_swi = false,
 	},
 	{
 		.desc = "s4.1: R client 0, server 0",

@@ -49,7 +49,8 @@ static const char usage_text[] =
 "      HEX is one or more arguments of hex digit pairs; spaces, tabs and\n"
 "      ':' separate tokens, a token may start with 0x, and each token must\n"
 "      hold whole octets. The buffer is searched for the Format Identifier\n"
-"      0xf6ab0e18 at every offset. An empty argument is an empty buffer.\n"
+"      0xf6ab0e18 at every offset; the first version 1 message found is\n"
+"      used. An empty argument is an empty buffer.\n"
 "\n"
 "  encode --send BYTES --recv BYTES [--no-remote-invalidate]\n"
 "      Print the 8-octet message advertising these sizes. Sizes are\n"
@@ -85,7 +86,8 @@ static const char usage_text[] =
 "  8 octets, version 1. Otherwise the sizes are the RFC 8797 defaults\n"
 "  (1024) and remote_invalidate is false.\n"
 "\n"
-"Exit status: 0 on success, 2 on a usage error.\n";
+"Exit status: 0 on success, 1 when the output cannot be written,\n"
+"2 on a usage error.\n";
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 usage_error(const char *fmt, ...)
@@ -131,8 +133,11 @@ static void parse_hex_arg(const char *arg, u8 *buf, size_t *len)
 			p++;
 		if (!*p)
 			break;
-		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 			p += 2;
+			if (!*p || is_separator((unsigned char)*p))
+				usage_error("'%s': '0x' holds no hex digits", arg);
+		}
 		tok = p;
 		while (*p && !is_separator((unsigned char)*p)) {
 			if (hexval((unsigned char)*p) < 0)
@@ -281,18 +286,21 @@ static void parse_cmd_args(const char *cmd, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", common_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", common_opts, NULL)) != -1) {
 		const int *ok;
 
 		if (c == 'h' || c == OPT_HELP) {
 			fputs(usage_text, stdout);
 			exit(0);
 		}
+		if (c == ':')
+			usage_error("%s: '%s' needs an argument", cmd,
+				    argv[optind - 1]);
 		if (c == '?') {
-			if (optopt)
+			if (optopt > 0 && optopt < 0x100)
 				usage_error("%s: unknown option '-%c'", cmd, optopt);
-			usage_error("%s: unknown option '%s' or missing argument",
-				    cmd, argv[optind - 1]);
+			usage_error("%s: unknown option '%s'", cmd,
+				    argv[optind - 1]);
 		}
 		for (ok = allowed; *ok && *ok != c; ok++)
 			;
@@ -454,6 +462,17 @@ static int cmd_negotiate(int argc, char **argv)
 	return 0;
 }
 
+/* A result nobody could read is a failure: check that output got out */
+static int finish(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, PROG ": cannot write the output: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -488,6 +507,6 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return finish(commands[i].fn(argc - 1, argv + 1));
 	usage_error("unknown command '%s'", argv[1]);
 }
