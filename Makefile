@@ -48,6 +48,10 @@ kunit: tree
 tools-check: tools
 	@$(TOOL_DIR)/test-rpcrdma-cm.sh $(TOOL_DIR)/rpcrdma-cm
 
+## e2e: NFS over soft-RoCE in qemu (RUNS="single-ours ..." to pick runs)
+e2e: modules tools
+	@scripts/e2e.sh $(RUNS)
+
 ## static: sparse (C=1) and W=1 on net/sunrpc/xprtrdma, compared with base
 static: tree
 	@scripts/static-checks.sh
@@ -72,5 +76,5 @@ distclean: clean
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-.PHONY: all deps tree refresh modules tools kunit tools-check static \
+.PHONY: all deps tree refresh modules tools kunit tools-check e2e static \
 	patchset check clean distclean help

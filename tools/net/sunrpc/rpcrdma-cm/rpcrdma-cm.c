@@ -20,23 +20,9 @@
 
 #include <linux/sunrpc/rpc_rdma_cm.h>
 
-#define PROG			"rpcrdma-cm"
-#define PDATA_MAX		256	/* largest input we accept, octets */
+#include "rpcrdma-cm.h"
 
-#define EXIT_USAGE		2
-
-enum {
-	OPT_JSON = 0x100,
-	OPT_SEND,
-	OPT_RECV,
-	OPT_NO_RINV,
-	OPT_ROLE,
-	OPT_PEER,
-	OPT_HELP,
-	OPT_VERSION,
-};
-
-static bool json_output;
+bool json_output;
 
 static const char usage_text[] =
 "Usage: " PROG " [--json] COMMAND [OPTIONS]\n"
@@ -63,6 +49,23 @@ static const char usage_text[] =
 "      that the local end (with these sizes) reaches with a peer that\n"
 "      sent HEX, or sent nothing usable ('none').\n"
 "\n"
+"  probe HOST [PORT] [--send BYTES] [--recv BYTES] [--no-remote-invalidate]\n"
+"        [--none | --raw HEX] [--timeout SECONDS]\n"
+"      Connect to an RPC-over-RDMA listener (default port 20049) with our\n"
+"      Private Data (by default 4096/4096 with R set), print what the\n"
+"      server answered, decoded, and the thresholds a client would use,\n"
+"      then disconnect. --none sends no Private Data; --raw sends HEX as\n"
+"      given (at most 56 octets), e.g. with foreign octets in front.\n"
+"      Default timeout: 10 seconds per step.\n"
+"\n"
+"  listen [PORT] [--send BYTES] [--recv BYTES] [--no-remote-invalidate]\n"
+"         [--none | --raw HEX] [--hold SECONDS] [--count N] [--timeout SECONDS]\n"
+"      Act as an RPC-over-RDMA server (default port 20049) that answers no\n"
+"      RPC: print each client's Private Data, decoded, and accept with\n"
+"      ours (--raw: at most 196 octets). Each connection is held until\n"
+"      the client leaves, or for --hold SECONDS. Stops on SIGINT/SIGTERM,\n"
+"      after --count connections have ended, or after --timeout SECONDS.\n"
+"\n"
 "Options:\n"
 "  --json                   machine-readable output (one JSON object)\n"
 "  --send BYTES             largest Send the local end will post\n"
@@ -86,11 +89,15 @@ static const char usage_text[] =
 "  8 octets, version 1. Otherwise the sizes are the RFC 8797 defaults\n"
 "  (1024) and remote_invalidate is false.\n"
 "\n"
+"  probe/listen: one object per event, one per line; 'event' is\n"
+"             established, connect-request, closed, listening or error.\n"
+"\n"
 "Exit status: 0 on success, 1 when the output cannot be written,\n"
-"2 on a usage error.\n";
+"2 on a usage error, 3 when the address or route cannot be resolved,\n"
+"4 when the server rejects the connection, 5 when it is unreachable,\n"
+"6 on a timeout, 7 when there is no RDMA device or a local failure.\n";
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-usage_error(const char *fmt, ...)
+void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -121,7 +128,7 @@ static bool is_separator(int c)
  * Parse one argument of hex octets into buf at *len. Returns 0, or
  * exits with a usage error naming the problem.
  */
-static void parse_hex_arg(const char *arg, u8 *buf, size_t *len)
+void parse_hex_arg(const char *arg, u8 *buf, size_t *len)
 {
 	const char *p = arg;
 
@@ -168,7 +175,7 @@ static void parse_hex_args(int argc, char **argv, u8 *buf, size_t *len)
 		parse_hex_arg(argv[i], buf, len);
 }
 
-static u32 parse_size(const char *opt, const char *arg)
+u32 parse_size(const char *opt, const char *arg)
 {
 	unsigned long long val;
 	char *end;
@@ -188,8 +195,20 @@ static u32 parse_size(const char *opt, const char *arg)
 	return val > UINT32_MAX ? UINT32_MAX : (u32)val;
 }
 
+int parse_count(const char *opt, const char *arg)
+{
+	unsigned long val;
+	char *end;
+
+	errno = 0;
+	val = strtoul(arg, &end, 10);
+	if (!isdigit((unsigned char)*arg) || *end || errno || val > INT_MAX)
+		usage_error("%s '%s': expected a whole number", opt, arg);
+	return (int)val;
+}
+
 /* Say, on stderr, how a requested size differs from what goes on the wire */
-static void warn_adjusted(const char *opt, u32 asked)
+void warn_adjusted(const char *opt, u32 asked)
 {
 	u32 sent = rpcrdma_cm_size_clamp(asked);
 
@@ -206,17 +225,17 @@ static void warn_adjusted(const char *opt, u32 asked)
 			opt, asked, sent);
 }
 
-static const char *yesno(bool b)
+const char *yesno(bool b)
 {
 	return b ? "yes" : "no";
 }
 
-static const char *jbool(bool b)
+const char *jbool(bool b)
 {
 	return b ? "true" : "false";
 }
 
-static void print_decoded_json(const struct rpcrdma_cm_decoded *d, size_t len)
+void print_decoded_json(const struct rpcrdma_cm_decoded *d, size_t len)
 {
 	printf("{\"found\": %s, ", jbool(d->status == RPCRDMA_CM_VALID));
 	if (d->offset >= 0)
@@ -233,7 +252,7 @@ static void print_decoded_json(const struct rpcrdma_cm_decoded *d, size_t len)
 	       rpcrdma_cm_status_name(d->status), len);
 }
 
-static void print_decoded_text(const struct rpcrdma_cm_decoded *d, size_t len)
+void print_decoded_text(const struct rpcrdma_cm_decoded *d, size_t len)
 {
 	printf("found:             %s\n", yesno(d->status == RPCRDMA_CM_VALID));
 	printf("status:            %s\n", rpcrdma_cm_status_name(d->status));
@@ -260,33 +279,32 @@ static const struct option common_opts[] = {
 	{ "no-remote-invalidate",	no_argument,		NULL, OPT_NO_RINV },
 	{ "role",			required_argument,	NULL, OPT_ROLE },
 	{ "peer",			required_argument,	NULL, OPT_PEER },
+	{ "none",			no_argument,		NULL, OPT_NONE },
+	{ "raw",			required_argument,	NULL, OPT_RAW },
+	{ "hold",			required_argument,	NULL, OPT_HOLD },
+	{ "timeout",			required_argument,	NULL, OPT_TIMEOUT },
+	{ "count",			required_argument,	NULL, OPT_COUNT },
 	{ "help",			no_argument,		NULL, OPT_HELP },
 	{ "version",			no_argument,		NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
-};
-
-struct cmd_args {
-	bool		have_send, have_recv, no_rinv;
-	u32		send, recv;
-	const char	*role;
-	const char	*peer;
-	int		argc;		/* positional arguments left */
-	char		**argv;
 };
 
 /*
  * Parse options for one command. @allowed lists the option codes the
  * command takes; any other option is a usage error.
  */
-static void parse_cmd_args(const char *cmd, int argc, char **argv,
+void parse_cmd_args(const char *cmd, int argc, char **argv,
 			   const int *allowed, struct cmd_args *a)
 {
 	int c;
 
 	memset(a, 0, sizeof(*a));
+	a->hold = -1;
+	a->timeout = -1;
+	a->count = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", common_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", common_opts, NULL)) != -1) {
 		const int *ok;
 
 		if (c == 'h' || c == OPT_HELP) {
@@ -328,13 +346,28 @@ static void parse_cmd_args(const char *cmd, int argc, char **argv,
 		case OPT_PEER:
 			a->peer = optarg;
 			break;
+		case OPT_NONE:
+			a->none = true;
+			break;
+		case OPT_RAW:
+			a->raw = optarg;
+			break;
+		case OPT_HOLD:
+			a->hold = parse_count("--hold", optarg);
+			break;
+		case OPT_TIMEOUT:
+			a->timeout = parse_count("--timeout", optarg);
+			break;
+		case OPT_COUNT:
+			a->count = parse_count("--count", optarg);
+			break;
 		}
 	}
 	a->argc = argc - optind;
 	a->argv = argv + optind;
 }
 
-static void local_params(const char *cmd, const struct cmd_args *a,
+void local_params(const char *cmd, const struct cmd_args *a,
 			 struct rpcrdma_cm_params *local)
 {
 	if (!a->have_send)
@@ -463,7 +496,7 @@ static int cmd_negotiate(int argc, char **argv)
 }
 
 /* A result nobody could read is a failure: check that output got out */
-static int finish(int rc)
+int finish(int rc)
 {
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, PROG ": cannot write the output: %s\n",
@@ -480,6 +513,8 @@ static const struct {
 	{ "decode",	cmd_decode },
 	{ "encode",	cmd_encode },
 	{ "negotiate",	cmd_negotiate },
+	{ "probe",	cmd_probe },
+	{ "listen",	cmd_listen },
 };
 
 int main(int argc, char **argv)

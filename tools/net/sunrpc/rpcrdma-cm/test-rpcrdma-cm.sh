@@ -177,6 +177,13 @@ expect_exit "unknown option" 2 "unknown option '--frob'" -- decode --frob 00
 expect_exit "option without its argument" 2 "'--send' needs an argument" -- encode --recv 4096 --send
 expect_exit "decode: bare 0x" 2 "'0x' holds no hex digits" -- decode 0x
 expect_exit "output error is reported" 1 'cannot write' -- decode f6ab0e1801010303 ">/dev/full"
+expect_exit "probe: no host" 2 'give HOST' -- probe
+expect_exit "probe: bad port" 2 "port '0': expected 1..65535" -- probe 192.0.2.1 0
+expect_exit "probe: --raw over 56 octets" 2 'at most 56' -- probe 192.0.2.1 --raw "$(zeros 57)"
+expect_exit "probe: --none with --send" 2 'only one of' -- probe 192.0.2.1 --none --send 4096
+expect_exit "listen: bad port" 2 "port 'x': expected" -- listen x
+expect_exit "listen: --count 0" 2 'at least 1' -- listen --count 0
+expect_exit "listen: --hold not a number" 2 'expected a whole number' -- listen --hold soon
 if "$CM" --help | grep -q 'negotiate --role client|server'; then
 	ok "--help describes every command"
 else

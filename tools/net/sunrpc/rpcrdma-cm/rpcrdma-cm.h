@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rpcrdma-cm: what the command's source files share.
+ */
+#ifndef _RPCRDMA_CM_TOOL_H
+#define _RPCRDMA_CM_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <linux/sunrpc/rpc_rdma_cm.h>
+
+#define PROG			"rpcrdma-cm"
+#define PDATA_MAX		256	/* largest input we accept, octets */
+
+/* Exit codes; see --help */
+#define EXIT_OK			0
+#define EXIT_FAILURE_IO		1	/* output could not be written */
+#define EXIT_USAGE		2
+#define EXIT_NO_ROUTE		3	/* address or route resolution failed */
+#define EXIT_REJECTED		4	/* the peer rejected the connection */
+#define EXIT_UNREACHABLE	5	/* unreachable, or connection error */
+#define EXIT_TIMEOUT		6	/* no answer in time */
+#define EXIT_LOCAL		7	/* no RDMA device, or a local failure */
+
+enum {
+	OPT_JSON = 0x100,
+	OPT_SEND,
+	OPT_RECV,
+	OPT_NO_RINV,
+	OPT_ROLE,
+	OPT_PEER,
+	OPT_NONE,
+	OPT_RAW,
+	OPT_HOLD,
+	OPT_TIMEOUT,
+	OPT_COUNT,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+struct cmd_args {
+	bool		have_send, have_recv, no_rinv, none;
+	u32		send, recv;
+	const char	*role;
+	const char	*peer;
+	const char	*raw;
+	int		hold;		/* seconds, -1: not given */
+	int		timeout;	/* seconds, -1: not given */
+	int		count;		/* -1: not given */
+	int		argc;		/* positional arguments left */
+	char		**argv;
+};
+
+extern bool json_output;
+
+void usage_error(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+void parse_hex_arg(const char *arg, u8 *buf, size_t *len);
+u32 parse_size(const char *opt, const char *arg);
+int parse_count(const char *opt, const char *arg);
+void warn_adjusted(const char *opt, u32 asked);
+const char *yesno(bool b);
+const char *jbool(bool b);
+void print_decoded_json(const struct rpcrdma_cm_decoded *d, size_t len);
+void print_decoded_text(const struct rpcrdma_cm_decoded *d, size_t len);
+void parse_cmd_args(const char *cmd, int argc, char **argv,
+		    const int *allowed, struct cmd_args *a);
+void local_params(const char *cmd, const struct cmd_args *a,
+		  struct rpcrdma_cm_params *local);
+int finish(int rc);
+
+int cmd_probe(int argc, char **argv);
+int cmd_listen(int argc, char **argv);
+
+#endif

@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest init and the scenarios (busybox sh).
+#
+# A scenario reports with check/expect_eq and ends in error with fail;
+# the first failure's reason is what the host prints.
+
+E2E_SERVER=192.0.2.1
+E2E_PORT=20049
+# mountd on a fixed port: NFSv3 mounts name it, and never ask rpcbind,
+# whose remote answers in these VMs are "authentication error"
+E2E_MOUNTD_PORT=20048
+REASON_FILE=/tmp/e2e-reason
+
+say() { echo "E2E: $*"; }
+
+# fail REASON: end the scenario (it runs in a subshell) with a reason
+fail() {
+	[ -s "$REASON_FILE" ] || echo "$*" >"$REASON_FILE"
+	echo "E2E-FAIL: $*"
+	exit 1
+}
+
+# expect_eq WHAT ACTUAL EXPECTED
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		echo "E2E-CHECK: ok $1 = $3"
+	else
+		fail "$1: expected $3, got ${2:-nothing}"
+	fi
+}
+
+# expect_ge WHAT ACTUAL MIN
+expect_ge() {
+	if [ -n "$2" ] && [ "$2" -ge "$3" ] 2>/dev/null; then
+		echo "E2E-CHECK: ok $1 = $2 (>= $3)"
+	else
+		fail "$1: expected at least $3, got ${2:-nothing}"
+	fi
+}
+
+# wait_for WHAT SECONDS CMD...: retry CMD once a second until it succeeds
+wait_for() {
+	local what=$1 n=$2 i=0
+	shift 2
+	while ! "$@" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt "$n" ] || fail "timed out waiting for $what"
+		sleep 1
+	done
+}
+
+# run CMD...: show and run a command; fail the scenario if it fails
+run() {
+	echo "+ $*"
+	"$@" || fail "'$*' failed with status $?"
+}
+
+# jget KEY < JSON: the value of the first "KEY" in one line of JSON
+jget() {
+	sed -n "s/.*\"$1\": \(\"[^\"]*\"\|[^,}]*\).*/\1/p" | head -n 1 | tr -d '"'
+}
+
+is_mounted() { grep -q " $1 " /proc/mounts; }
+
+nfsd_running() { [ "$(cat /proc/fs/nfsd/threads 2>/dev/null)" -gt 0 ] 2>/dev/null; }
+
+# nfsd_start: export a tmpfs over RDMA, NFSv3 and NFSv4; idempotent
+nfsd_start() {
+	nfsd_running && return 0
+	mkdir -p /export /run/rpcbind
+	is_mounted /export || run mount -t tmpfs -o size=256m tmpfs /export
+	is_mounted /proc/fs/nfsd || run mount -t nfsd nfsd /proc/fs/nfsd
+	is_mounted /var/lib/nfs/rpc_pipefs ||
+		mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs
+	echo "/export 192.0.2.0/24(rw,fsid=0,no_subtree_check,no_root_squash,insecure,sync)" >/etc/exports
+	: >/var/lib/nfs/etab
+	: >/var/lib/nfs/rmtab
+	run exportfs -ra
+	# rpcbind first, for NFSv3; mountd answers nfsd's export upcalls
+	chown _rpc /run/rpcbind
+	run rpcbind -w
+	wait_for "rpcbind to answer" 10 rpcinfo -p
+	rpc.mountd -N 2 -F -p "$E2E_MOUNTD_PORT" >/tmp/mountd.log 2>&1 &
+	echo 10 >/proc/fs/nfsd/nfsv4leasetime
+	echo 10 >/proc/fs/nfsd/nfsv4gracetime
+	echo "+3 +4.1" >/proc/fs/nfsd/versions || fail "nfsd versions"
+	echo 4 >/proc/fs/nfsd/threads || fail "nfsd threads"
+	echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist || fail "nfsd: cannot listen on rdma $E2E_PORT"
+	# Skip the grace period, or every OPEN waits it out
+	echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
+	say "nfsd serving /export over rdma port $E2E_PORT"
+}
+
+# nfs_mount VERS MOUNTPOINT [EXTRA-OPTIONS]
+nfs_mount() {
+	local vers=$1 mnt=$2 extra=${3:+,$3} src=$E2E_SERVER:/
+	mkdir -p "$mnt"
+	[ "$vers" = 3 ] && src=$E2E_SERVER:/export &&
+		extra=",nolock,mountproto=tcp,mountport=$E2E_MOUNTD_PORT$extra"
+	run mount.nfs "$src" "$mnt" -o "proto=rdma,port=$E2E_PORT,vers=$vers$extra"
+}
+
+# The xprt: rdma line of a mount in /proc/self/mountstats, as "key=value"
+# words for the counters we report (order: transport.c xprt_rdma_print_stats)
+rdma_stats() {
+	awk -v mnt="$1" '
+		/^device / { p = ($0 ~ (" mounted on " mnt " ")) }
+		p && $1 == "xprt:" && $2 == "rdma" {
+			printf "read_chunks=%s write_chunks=%s reply_chunks=%s ", $13, $14, $15
+			printf "pullup_copy=%s local_inv_needed=%s\n", $18, $26 + 0
+		}' /proc/self/mountstats
+}
+
+# workload MOUNTPOINT: data, a big directory, creates and unlinks
+workload() {
+	local mnt=$1 i n a b
+	run dd if=/dev/urandom of=/tmp/src bs=1M count=8 2>/dev/null
+	run dd if=/tmp/src of="$mnt/file8m" bs=1M conv=fsync 2>/dev/null
+	echo 3 >/proc/sys/vm/drop_caches
+	run dd if="$mnt/file8m" of=/tmp/back bs=1M 2>/dev/null
+	a=$(md5sum </tmp/src)
+	b=$(md5sum </tmp/back)
+	expect_eq "8 MiB write/read checksum" "$b" "$a"
+	run mkdir "$mnt/dir"
+	i=0
+	while [ $i -lt 500 ]; do
+		: >"$mnt/dir/entry-with-a-longish-name-$i" || fail "create $i"
+		i=$((i + 1))
+	done
+	echo 3 >/proc/sys/vm/drop_caches
+	n=$(ls "$mnt/dir" | grep -c entry-with)
+	expect_eq "entries listed after 500 creates" "$n" 500
+	i=0
+	while [ $i -lt 500 ]; do
+		rm "$mnt/dir/entry-with-a-longish-name-$i" || fail "unlink $i"
+		i=$((i + 1))
+	done
+	n=$(ls "$mnt/dir" | wc -l)
+	expect_eq "entries left after 500 unlinks" "$n" 0
+	run rmdir "$mnt/dir"
+	run rm "$mnt/file8m"
+}
+
+# The NFS server for this scenario: the other VM in a two-host run,
+# or nfsd in this VM
+local_nfsd() {
+	[ "$E2E_ROLE" = client ] || nfsd_start
+}

@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# initramfs.sh OUT.cpio
+#
+# Build the base initramfs of the NFS/RDMA test VMs: busybox, the kernel
+# modules of the Debian 6.12 image in load order (both the stock
+# rpcrdma.ko and ours), rdma-core with the rxe provider, the nfs-utils
+# pieces, and rpcrdma-cm. The guest scripts and scenarios are not in it:
+# run.sh appends them as a second, small archive on every run.
+#
+# Environment: KVER, RPCRDMA_OURS (path to our rpcrdma.ko), RPCRDMA_CM
+# (path to rpcrdma-cm), DEBS (download cache for the nfs-utils .debs).
+
+set -euo pipefail
+shopt -s inherit_errexit
+
+OUT=$1
+: "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}" "${DEBS:?}"
+MODDIR=/lib/modules/$KVER
+ARCHLIB=lib/x86_64-linux-gnu
+
+# Modules the guests need, by name; modprobe --show-depends adds the rest.
+# crc32_generic: rdma_rxe needs it and modules.dep does not say so.
+MODULES="crc32_generic virtio_net dummy rdma_rxe rdma_ucm sunrpc nfsd nfsv4 nfsv3 rpcrdma"
+
+# nfs-utils and rpcbind come from their .debs, unpacked, so that nothing
+# NFS-related is installed (or started) on the host.
+NFS_DEBS="nfs-kernel-server nfs-common rpcbind libnfsidmap1 libevent-core-2.1-7
+ libwrap0 libtirpc3 libtirpc-common"
+
+die() { printf 'initramfs.sh: %s\n' "$*" >&2; exit 1; }
+
+ROOT=$(mktemp -d)
+XROOT=$(mktemp -d)
+trap 'rm -rf "$ROOT" "$XROOT"' EXIT
+
+fetch_nfs_utils() {
+	local p missing=()
+	mkdir -p "$DEBS"
+	for p in $NFS_DEBS; do
+		compgen -G "$DEBS/${p}_*.deb" >/dev/null || missing+=("$p")
+	done
+	if [ "${#missing[@]}" -gt 0 ]; then
+		(cd "$DEBS" && apt-get download -qq -o APT::Sandbox::User=root "${missing[@]}") >/dev/null ||
+			die "apt-get download ${missing[*]} failed (try apt-get update)"
+	fi
+	for p in "$DEBS"/*.deb; do
+		dpkg-deb -x "$p" "$XROOT"
+	done
+}
+
+# Copy the shared libraries that $1 needs (ldd closure)
+copy_libs() {
+	local lib
+	LD_LIBRARY_PATH=$XROOT/$ARCHLIB:$XROOT/usr/$ARCHLIB ldd "$1" |
+	awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' |
+	while read -r lib; do
+		case "$lib" in
+		/lib64/*) cp -Ln "$lib" "$ROOT/lib64/" ;;
+		*) [ -e "$ROOT/$ARCHLIB/${lib##*/}" ] || cp -L "$lib" "$ROOT/$ARCHLIB/" ;;
+		esac
+	done
+}
+
+copy_bin() {
+	[ -x "$1" ] || die "missing program $1"
+	cp -L "$1" "$ROOT/$2/"
+	copy_libs "$1"
+}
+
+install_programs() {
+	local b
+	cp /bin/busybox "$ROOT/bin/busybox"
+	for b in $(/bin/busybox --list); do
+		[ "$b" = busybox ] || ln -sf busybox "$ROOT/bin/$b"
+	done
+	# iproute2's ip and rdma, ahead of busybox on PATH
+	copy_bin /usr/sbin/ip usr/sbin
+	copy_bin /usr/bin/rdma usr/bin
+	copy_bin /usr/bin/ibv_devices usr/bin
+	copy_bin "$RPCRDMA_CM" usr/bin
+	copy_bin "$XROOT/sbin/mount.nfs" sbin
+	for b in umount.nfs mount.nfs4 umount.nfs4; do
+		ln -sf mount.nfs "$ROOT/sbin/$b"
+	done
+	for b in exportfs rpc.mountd rpcinfo; do
+		copy_bin "$XROOT/usr/sbin/$b" usr/sbin
+	done
+	copy_bin "$XROOT/sbin/rpcbind" sbin
+	# rdma-core's soft-RoCE provider
+	cp -L /usr/$ARCHLIB/libibverbs/librxe-rdmav*.so "$ROOT/usr/$ARCHLIB/libibverbs/"
+	copy_libs /usr/$ARCHLIB/libibverbs/librxe-rdmav*.so
+	cp /etc/libibverbs.d/rxe.driver "$ROOT/etc/libibverbs.d/"
+	# glibc loads libgcc_s for thread cancellation; ldd does not list it
+	cp -L /$ARCHLIB/libgcc_s.so.1 "$ROOT/$ARCHLIB/"
+}
+
+install_config() {
+	cp "$XROOT/etc/netconfig" "$ROOT/etc/" 2>/dev/null || cp /etc/netconfig "$ROOT/etc/"
+	cp /etc/services /etc/protocols /etc/rpc "$ROOT/etc/"
+	cat >"$ROOT/etc/passwd" <<'PW'
+root:x:0:0:root:/:/bin/sh
+_rpc:x:100:65534::/run/rpcbind:/bin/false
+nobody:x:65534:65534:nobody:/:/bin/false
+PW
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$ROOT/etc/group"
+	printf '%s: files\n' passwd group hosts services protocols rpc >"$ROOT/etc/nsswitch.conf"
+	printf '127.0.0.1 localhost\n192.0.2.1 e2e-server\n192.0.2.2 e2e-client\n' >"$ROOT/etc/hosts"
+	ln -sf /proc/mounts "$ROOT/etc/mtab"
+	# The kernel registers with rpcbind through /var/run/rpcbind.sock
+	ln -sf /run "$ROOT/var/run"
+}
+
+# Decompress modules (busybox insmod wants plain ELF) and write the load
+# order, one file name per line, to /modules.list
+install_modules() {
+	local m f n
+	[ -s "$MODDIR/modules.dep" ] || die "no $MODDIR/modules.dep: is linux-image-$KVER installed?"
+	for m in $MODULES; do
+		modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+	done | awk '!seen[$0]++' | while read -r f; do
+		n=${f##*/}
+		case "$n" in
+		*.ko.xz) n=${n%.xz}; xz -dc "$f" >"$ROOT/lib/modules/e2e/$n" ;;
+		*.ko.zst) n=${n%.zst}; zstd -qdc "$f" >"$ROOT/lib/modules/e2e/$n" ;;
+		*) cp "$f" "$ROOT/lib/modules/e2e/" ;;
+		esac
+		echo "$n"
+	done >"$ROOT/modules.list"
+	grep -qx rpcrdma.ko "$ROOT/modules.list" || die "rpcrdma.ko is not in the module list"
+	mv "$ROOT/lib/modules/e2e/rpcrdma.ko" "$ROOT/lib/modules/e2e/rpcrdma-stock.ko"
+	strip --strip-debug -o "$ROOT/lib/modules/e2e/rpcrdma-ours.ko" "$RPCRDMA_OURS"
+}
+
+main() {
+	mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,lib64,etc,proc,sys,dev,tmp,run,mnt,export} \
+		"$ROOT"/{$ARCHLIB,usr/$ARCHLIB/libibverbs,etc/libibverbs.d,lib/modules/e2e} \
+		"$ROOT"/var/lib/nfs/{v4recovery,rpc_pipefs} "$ROOT/sys/kernel/tracing"
+	fetch_nfs_utils
+	install_programs
+	install_config
+	install_modules
+	(cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$OUT.tmp"
+	mv "$OUT.tmp" "$OUT"
+}
+
+main "$@"

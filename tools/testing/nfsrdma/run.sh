@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [RUN...]
+#
+# Boot Debian's 6.12 kernel in qemu (TCG, no NIC to the outside) with our
+# rpcrdma.ko or the stock one, and run NFS-over-soft-RoCE scenarios in
+# it. The runs are listed in the file "runs" beside this script; with no
+# argument all of them run. Each scenario is reported as PASS or FAIL
+# with its reason; the last line is "e2e: N passed, N failed".
+#
+# Environment:
+#   E2E_VM_TIMEOUT  wall-clock limit of one boot, seconds (default 900)
+#   E2E_SCENARIO_TIMEOUT  limit of one scenario in the guest (default 300)
+#   E2E_OUT         work directory (default build/e2e of the repository)
+#   KVER, RPCRDMA_OURS, RPCRDMA_CM  set by the Makefile
+
+set -euo pipefail
+shopt -s inherit_errexit
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+: "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}"
+OUTDIR=${E2E_OUT:?}
+VM_TIMEOUT=${E2E_VM_TIMEOUT:-900}
+SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-300}
+KERNEL=/boot/vmlinuz-$KVER
+PASSED=0
+FAILED=0
+
+log() { printf '>>> %s\n' "$*" >&2; }
+die() { printf 'run.sh: %s\n' "$*" >&2; exit 2; }
+
+# --- initramfs: a cached base archive plus the guest scripts ---
+
+base_initramfs() {
+	local key base
+	key=$( {
+		echo "$KVER"
+		sha256sum "$RPCRDMA_OURS" "$RPCRDMA_CM" "$HERE/initramfs.sh"
+		dpkg-query -W busybox-static rdma-core ibverbs-providers iproute2 \
+			"linux-image-$KVER" 2>/dev/null
+	} | sha256sum | cut -c1-16)
+	base=$OUTDIR/base-$key.cpio
+	if [ ! -s "$base" ]; then
+		log "building the base initramfs ($base)"
+		rm -f "$OUTDIR"/base-*.cpio
+		DEBS=$OUTDIR/debs "$HERE/initramfs.sh" "$base"
+	fi
+	echo "$base"
+}
+
+boot_initramfs() {
+	local base=$1 stage
+	stage=$(mktemp -d)
+	mkdir -p "$stage/e2e/scenarios"
+	cp "$HERE/guest/init" "$stage/init"
+	cp "$HERE/guest/lib.sh" "$stage/e2e/"
+	cp "$HERE"/scenarios/*.sh "$stage/e2e/scenarios/"
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$OUTDIR/guest.cpio"
+	rm -rf "$stage"
+	# The kernel unpacks concatenated archives in order
+	cat "$base" "$OUTDIR/guest.cpio" >"$OUTDIR/boot.cpio"
+}
+
+# --- VMs ---
+
+# start_vm LOG SMP MEM APPEND [QEMU ARGS...]: qemu in the background;
+# its pid in VM_PID
+start_vm() {
+	local logf=$1 smp=$2 mem=$3 append=$4
+	shift 4
+	timeout --kill-after=10 "$VM_TIMEOUT" \
+		qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
+		-nographic -no-reboot -kernel "$KERNEL" -initrd "$OUTDIR/boot.cpio" \
+		-append "console=ttyS0 panic=-1 loglevel=4 mitigations=off $append" \
+		"$@" </dev/null >"$logf" 2>&1 &
+	VM_PID=$!
+}
+
+append_for() { # ROLE RPCRDMA SCENARIOS
+	echo "e2e.role=$1 e2e.rpcrdma=$2 e2e.scenarios=$(echo "$3" | tr ' ' ,) e2e.timeout=$SCENARIO_TIMEOUT"
+}
+
+# What went wrong with a VM that did not finish, from its console log
+vm_trouble() {
+	local logf=$1 rc=$2 line
+	line=$(grep -m1 -E 'Kernel panic|BUG:|Oops' "$logf" || true)
+	if [ -n "$line" ]; then
+		echo "VM crashed: ${line//$'\r'/}"
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "VM timed out after ${VM_TIMEOUT}s"
+	else
+		echo "VM ended before reporting (qemu status $rc)"
+	fi
+}
+
+show_tail() {
+	echo "---- last lines of $1 ----"
+	tail -n 25 "$1" | tr -d '\r' | sed 's/^/    /'
+	echo "----"
+}
+
+# report RUN SCENARIOS LOG QEMU-STATUS [EXTRA-LOG]: PASS/FAIL lines
+report() {
+	local run=$1 scenarios=$2 logf=$3 rc=$4 extra=${5:-} s line trouble=
+	for s in $scenarios; do
+		line=$(tr -d '\r' <"$logf" | grep -m1 "^E2E-RESULT $s " || true)
+		case "$line" in
+		"E2E-RESULT $s PASS"*)
+			echo "PASS $run/$s"
+			PASSED=$((PASSED + 1)) ;;
+		"E2E-RESULT $s FAIL"*)
+			echo "FAIL $run/$s: ${line#E2E-RESULT $s FAIL }"
+			FAILED=$((FAILED + 1)) ;;
+		*)
+			[ -n "$trouble" ] || trouble=$(vm_trouble "$logf" "$rc")
+			echo "FAIL $run/$s: $trouble"
+			FAILED=$((FAILED + 1)) ;;
+		esac
+	done
+	if grep -q 'FAIL' <<<"$(tr -d '\r' <"$logf" | grep '^E2E-RESULT')" || [ -n "$trouble" ]; then
+		show_tail "$logf"
+	fi
+	if [ -n "$extra" ] && grep -qE 'Kernel panic|BUG:|Oops' "$extra"; then
+		echo "FAIL $run: the server VM crashed: $(grep -m1 -E 'Kernel panic|BUG:|Oops' "$extra" | tr -d '\r')"
+		FAILED=$((FAILED + 1))
+		show_tail "$extra"
+	fi
+}
+
+run_single() {
+	local name=$1 mod=$2 scenarios=$3 logf=$OUTDIR/$1.log pid rc=0
+	log "run $name: one VM, rpcrdma=$mod (log $logf)"
+	start_vm "$logf" 2 1024 "$(append_for single "$mod" "$scenarios")" -nic none
+	wait "$VM_PID" || rc=$?
+	report "$name" "$scenarios" "$logf" "$rc"
+}
+
+run_two_host() {
+	local name=$1 cmod=$2 smod=$3 scenarios=$4
+	local clog=$OUTDIR/$name-client.log slog=$OUTDIR/$name-server.log
+	local sock=$OUTDIR/$name.sock spid cpid rc=0 i=0
+	log "run $name: client rpcrdma=$cmod, server rpcrdma=$smod (logs $clog, $slog)"
+	rm -f "$sock"
+	# The VMs' only link: a qemu stream netdev over a Unix socket
+	start_vm "$slog" 1 768 "$(append_for server "$smod" "")" \
+		-nic none -netdev "stream,id=n0,server=on,addr.type=unix,addr.path=$sock" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:01
+	spid=$VM_PID
+	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	start_vm "$clog" 1 768 "$(append_for client "$cmod" "$scenarios")" \
+		-nic none -netdev "stream,id=n0,server=off,addr.type=unix,addr.path=$sock" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:02
+	cpid=$VM_PID
+	wait "$cpid" || rc=$?
+	kill "$spid" 2>/dev/null || true
+	wait "$spid" 2>/dev/null || true
+	rm -f "$sock"
+	report "$name" "$scenarios" "$clog" "$rc" "$slog"
+}
+
+main() {
+	local base name topo cmod smod scenarios want=" $* " found=0
+	[ -r "$KERNEL" ] || die "no $KERNEL: install linux-image-$KVER (make deps)"
+	command -v qemu-system-x86_64 >/dev/null || die "no qemu-system-x86_64 (make deps)"
+	mkdir -p "$OUTDIR"
+	base=$(base_initramfs)
+	boot_initramfs "$base"
+
+	while read -r name topo cmod smod scenarios; do
+		case "$name" in ''|'#'*) continue ;; esac
+		[ "$want" = "  " ] || [[ "$want" == *" $name "* ]] || continue
+		found=$((found + 1))
+		case "$topo" in
+		single)
+			[ "$cmod" = "$smod" ] || die "run $name: a single VM has one rpcrdma.ko"
+			run_single "$name" "$cmod" "$scenarios" ;;
+		two-host)
+			run_two_host "$name" "$cmod" "$smod" "$scenarios" ;;
+		*) die "run $name: unknown topology '$topo'" ;;
+		esac
+	done <"${E2E_RUNS_FILE:-$HERE/runs}"
+	[ "$found" -gt 0 ] || die "no run named:$want"
+	echo "e2e: $PASSED passed, $FAILED failed"
+	[ "$FAILED" = 0 ]
+}
+
+main "$@"
