@@ -17,8 +17,12 @@ TOOL_DIR := tools/net/sunrpc/rpcrdma-cm
 
 .DEFAULT_GOAL := all
 
-## all: the main command: deps, then rpcrdma.ko and rpcrdma-cm
+## all: deps, then rpcrdma.ko and rpcrdma-cm
 all: deps modules tools
+
+## demo: the main command: RFC 8797 between real kernels in a qemu VM
+demo: deps modules tools
+	@E2E_RUNS_FILE=tools/testing/nfsrdma/demo.runs scripts/e2e.sh demo
 
 ## deps: install the pinned base packages and build tools (root)
 deps:
@@ -76,5 +80,5 @@ distclean: clean
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-.PHONY: all deps tree refresh modules tools kunit tools-check e2e static \
+.PHONY: all demo deps tree refresh modules tools kunit tools-check e2e static \
 	patchset check clean distclean help

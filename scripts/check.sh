@@ -3,8 +3,8 @@
 #
 # The whole test suite in one command (make check), for a fresh Debian
 # bookworm machine: installs what it needs, then runs KUnit, builds the
-# module, tests the tools, runs the static checks and verifies the patch
-# series. Every step runs even when an earlier one failed, except that
+# module, tests the tools, runs the end-to-end scenarios in qemu, runs
+# the static checks and verifies the patch series. Every step runs even when an earlier one failed, except that
 # nothing can run without the base packages and the tree. Ends with an
 # "N passed, N failed" line.
 
@@ -95,6 +95,9 @@ main() {
 
 	step tools-check make -s -C "$TOP" tools-check || true
 	count_runner tools-check
+
+	step e2e "$TOP/scripts/e2e.sh" || true
+	count_runner e2e
 
 	if step static "$TOP/scripts/static-checks.sh"; then pass static; else fail static; fi
 	if step patchset "$TOP/scripts/patchset.sh"; then pass patchset; else fail patchset; fi

@@ -1,0 +1,90 @@
+# The demo (make demo): RFC 8797 negotiation between real kernels, with
+# inline thresholds of 16 KiB on both sides, reported for a person.
+#
+# Lines starting with "REPORT:" are what run.sh shows.
+T=/sys/kernel/tracing
+E=$T/events/rpcrdma
+LISTEN_PORT=20050
+
+report() { echo "REPORT: $*"; }
+
+# Extended thresholds, for connections made from now on
+echo 16384 >/proc/sys/sunrpc/rdma_max_inline_read || fail "client sysctl"
+echo 16384 >/proc/sys/sunrpc/rdma_max_inline_write || fail "client sysctl"
+echo 16384 >/proc/sys/sunrpc/svc_rdma/max_req_size || fail "server sysctl"
+nfsd_start
+
+# 1. What the server offers, asked by rpcrdma-cm probe
+srv=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT" --send 16K --recv 16K) ||
+	fail "probe of nfsd failed"
+
+# 2. What the kernel client advertises, captured by rpcrdma-cm listen
+rpcrdma-cm --json listen "$LISTEN_PORT" --count 1 --hold 1 --timeout 60 \
+	--send 16K --recv 16K >/tmp/listen.out &
+lpid=$!
+sleep 1
+mkdir -p /mnt/listen
+mount.nfs "$E2E_SERVER:/" /mnt/listen \
+	-o "proto=rdma,port=$LISTEN_PORT,vers=4.1,soft,timeo=10,retrans=1" >/dev/null 2>&1 &
+mpid=$!
+wait $lpid || fail "rpcrdma-cm listen failed"
+kill -9 $mpid 2>/dev/null
+cli=$(grep '"connect-request"' /tmp/listen.out | head -n 1)
+[ -n "$cli" ] || fail "the kernel client never connected to rpcrdma-cm listen"
+
+# 3. The real thing: the kernel client mounts nfsd, traced
+echo 8192 >$T/buffer_size_kb
+echo 1 >$E/xprtrdma_inline_thresh/enable || fail "no rpcrdma:xprtrdma_inline_thresh"
+echo 1 >$E/svcrdma_post_send/enable || fail "no rpcrdma:svcrdma_post_send"
+echo 1 >$T/tracing_on
+nfs_mount 4.1 /mnt/demo
+before=$(rdma_stats /mnt/demo)
+run dd if=/dev/urandom of=/tmp/src bs=1M count=8 2>/dev/null
+run dd if=/tmp/src of=/mnt/demo/file8m bs=1M conv=fsync 2>/dev/null
+echo 3 >/proc/sys/vm/drop_caches
+run dd if=/mnt/demo/file8m of=/tmp/back bs=1M 2>/dev/null
+sum=$(md5sum </tmp/src | cut -d' ' -f1)
+back=$(md5sum </tmp/back | cut -d' ' -f1)
+expect_eq "8 MiB checksum" "$back" "$sum"
+ls -l /mnt/demo >/dev/null
+after=$(rdma_stats /mnt/demo)
+echo 0 >$T/tracing_on
+thresh=$(grep -m1 xprtrdma_inline_thresh $T/trace | sed 's/.*xprtrdma_inline_thresh: //')
+sends=$(grep -c 'svcrdma_post_send:' $T/trace)
+swi=$(grep 'svcrdma_post_send:' $T/trace | grep -vc 'inv_rkey=0x00000000')
+run umount /mnt/demo
+
+report "RFC 8797 CM Private Data between a Linux 6.12 NFS client and nfsd"
+report "over soft-RoCE, both running this patch set's rpcrdma.ko"
+report ""
+report "Tunables: client rdma_max_inline_read/write = 16384,"
+report "          server svc_rdma/max_req_size = 16384"
+report ""
+report "Client advertises (connect request, seen by rpcrdma-cm listen):"
+report "  private data $(echo "$cli" | jget private_data | cut -c1-16)..., $(echo "$cli" | jget private_data_len) octets"
+report "  version $(echo "$cli" | jget version), R=$(echo "$cli" | jget remote_invalidate), send $(echo "$cli" | jget send_size), receive $(echo "$cli" | jget recv_size)"
+report "Server advertises (accept reply, seen by rpcrdma-cm probe):"
+report "  private data $(echo "$srv" | jget private_data | cut -c1-16)..., $(echo "$srv" | jget private_data_len) octets"
+report "  version $(echo "$srv" | jget version), R=$(echo "$srv" | jget remote_invalidate), send $(echo "$srv" | jget send_size), receive $(echo "$srv" | jget recv_size)"
+report ""
+report "Negotiated by the kernel client (rpcrdma:xprtrdma_inline_thresh):"
+report "  $thresh"
+report "Predicted by rpcrdma-cm for these advertisements:"
+report "  client-to-server $(echo "$srv" | jget client_to_server), server-to-client $(echo "$srv" | jget server_to_client)"
+report "Send With Invalidate: $swi of $sends server Sends (rpcrdma:svcrdma_post_send)"
+if [ "$swi" -gt 0 ] && [ "$(echo "$srv" | jget remote_invalidate)" = false ]; then
+	report "  NB: the server uses it although it advertised R=0; RFC 8797"
+	report "  section 4.1 forbids that. Stock 6.12 does the same."
+fi
+report ""
+report "Workload: 8 MiB write and read back, md5 $sum (match)"
+report "Chunks (/proc/self/mountstats, xprt: rdma):"
+report "  before: $before"
+report "  after:  $after"
+
+expect_eq "client advertised send_size" "$(echo "$cli" | jget send_size)" 16384
+expect_eq "server advertised send_size" "$(echo "$srv" | jget send_size)" 16384
+case "$thresh" in
+*"neg send/recv=16384/16384"*) ;;
+*) fail "the kernel client did not negotiate 16384/16384: $thresh" ;;
+esac
