@@ -11,7 +11,7 @@
 #
 # Environment:
 #   E2E_VM_TIMEOUT  wall-clock limit of one boot, seconds (default 900)
-#   E2E_SCENARIO_TIMEOUT  limit of one scenario in the guest (default 300)
+#   E2E_SCENARIO_TIMEOUT  limit of one scenario in the guest (default 180)
 #   E2E_OUT         work directory (default build/e2e of the repository)
 #   KVER, RPCRDMA_OURS, RPCRDMA_CM  set by the Makefile
 
@@ -22,7 +22,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 : "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}"
 OUTDIR=${E2E_OUT:?}
 VM_TIMEOUT=${E2E_VM_TIMEOUT:-900}
-SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-300}
+SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-180}
 KERNEL=/boot/vmlinuz-$KVER
 PASSED=0
 FAILED=0
@@ -38,13 +38,13 @@ base_initramfs() {
 		echo "$KVER"
 		sha256sum "$RPCRDMA_OURS" "$RPCRDMA_CM" "$HERE/initramfs.sh"
 		dpkg-query -W busybox-static rdma-core ibverbs-providers iproute2 \
-			"linux-image-$KVER" 2>/dev/null
+			"linux-image-$KVER" 2>/dev/null || true
 	} | sha256sum | cut -c1-16)
 	base=$OUTDIR/base-$key.cpio
 	if [ ! -s "$base" ]; then
 		log "building the base initramfs ($base)"
 		rm -f "$OUTDIR"/base-*.cpio
-		DEBS=$OUTDIR/debs "$HERE/initramfs.sh" "$base"
+		DEBS=$OUTDIR/debs "$HERE/initramfs.sh" "$base" >&2
 	fi
 	echo "$base"
 }
@@ -73,9 +73,29 @@ start_vm() {
 	timeout --kill-after=10 "$VM_TIMEOUT" \
 		qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
 		-nographic -no-reboot -kernel "$KERNEL" -initrd "$OUTDIR/boot.cpio" \
-		-append "console=ttyS0 panic=-1 loglevel=4 mitigations=off $append" \
+		-append "console=ttyS0 panic=-1 loglevel=5 mitigations=off $append" \
 		"$@" </dev/null >"$logf" 2>&1 &
 	VM_PID=$!
+	VM_PIDS+=("$VM_PID")
+}
+
+# Leave no VM behind, whatever ends this script
+stop_vms() {
+	local pid
+	for pid in "${VM_PIDS[@]}"; do
+		kill "$pid" 2>/dev/null || true
+	done
+	rm -f "$OUTDIR"/*.sock
+}
+VM_PIDS=()
+trap stop_vms EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# A kernel splat, even in a run whose scenarios passed
+KERNEL_TROUBLE='Kernel panic|BUG:|Oops|WARNING:|Call Trace:'
+kernel_trouble() {
+	tr -d '\r' <"$1" | grep -m1 -E "$KERNEL_TROUBLE" || true
 }
 
 append_for() { # ROLE RPCRDMA SCENARIOS
@@ -85,9 +105,9 @@ append_for() { # ROLE RPCRDMA SCENARIOS
 # What went wrong with a VM that did not finish, from its console log
 vm_trouble() {
 	local logf=$1 rc=$2 line
-	line=$(grep -m1 -E 'Kernel panic|BUG:|Oops' "$logf" || true)
+	line=$(tr -d '\r' <"$logf" | grep -m1 -E 'Kernel panic|BUG:|Oops' || true)
 	if [ -n "$line" ]; then
-		echo "VM crashed: ${line//$'\r'/}"
+		echo "VM crashed: $line"
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "VM timed out after ${VM_TIMEOUT}s"
 	else
@@ -108,7 +128,7 @@ show_report() {
 
 # report RUN SCENARIOS LOG QEMU-STATUS [EXTRA-LOG]: PASS/FAIL lines
 report() {
-	local run=$1 scenarios=$2 logf=$3 rc=$4 extra=${5:-} s line trouble=
+	local run=$1 scenarios=$2 logf=$3 rc=$4 extra=${5:-} s f line trouble=
 	show_report "$logf"
 	for s in $scenarios; do
 		line=$(tr -d '\r' <"$logf" | grep -m1 "^E2E-RESULT $s " || true)
@@ -128,9 +148,18 @@ report() {
 	if grep -q 'FAIL' <<<"$(tr -d '\r' <"$logf" | grep '^E2E-RESULT')" || [ -n "$trouble" ]; then
 		show_tail "$logf"
 	fi
-	if [ -n "$extra" ] && grep -qE 'Kernel panic|BUG:|Oops' "$extra"; then
-		echo "FAIL $run: the server VM crashed: $(grep -m1 -E 'Kernel panic|BUG:|Oops' "$extra" | tr -d '\r')"
+	# (a crash already failed the scenarios above)
+	[ -n "$trouble" ] && logf=
+	for f in $logf $extra; do
+		line=$(kernel_trouble "$f")
+		[ -n "$line" ] || continue
+		echo "FAIL $run: the kernel reported a problem in ${f##*/}: $line"
 		FAILED=$((FAILED + 1))
+		tr -d '\r' <"$f" | grep -m1 -A20 -E "$KERNEL_TROUBLE" | sed 's/^/    /'
+	done
+	if [ -n "$extra" ] && ! tr -d '\r' <"$extra" | grep -q '^E2E-SERVER-READY'; then
+		echo "     the server VM never became ready: $(tr -d '\r' <"$extra" |
+			grep -m1 '^E2E-SERVER-FAILED' || echo 'no reason in its log')"
 		show_tail "$extra"
 	fi
 }
@@ -140,6 +169,7 @@ run_single() {
 	log "run $name: one VM, rpcrdma=$mod (log $logf)"
 	start_vm "$logf" 1 1024 "$(append_for single "$mod" "$scenarios")" -nic none
 	wait "$VM_PID" || rc=$?
+	VM_PIDS=()
 	report "$name" "$scenarios" "$logf" "$rc"
 }
 
@@ -163,6 +193,7 @@ run_two_host() {
 	kill "$spid" 2>/dev/null || true
 	wait "$spid" 2>/dev/null || true
 	rm -f "$sock"
+	VM_PIDS=()
 	report "$name" "$scenarios" "$clog" "$rc" "$slog"
 }
 
@@ -170,6 +201,10 @@ main() {
 	local base name topo cmod smod scenarios want=" $* " found=0
 	[ -r "$KERNEL" ] || die "no $KERNEL: install linux-image-$KVER (make deps)"
 	command -v qemu-system-x86_64 >/dev/null || die "no qemu-system-x86_64 (make deps)"
+	for name in "$@"; do
+		grep -qE "^$name[[:space:]]" "${E2E_RUNS_FILE:-$HERE/runs}" ||
+			die "no run named '$name' in ${E2E_RUNS_FILE:-$HERE/runs}"
+	done
 	mkdir -p "$OUTDIR"
 	base=$(base_initramfs)
 	boot_initramfs "$base"
@@ -187,7 +222,7 @@ main() {
 		*) die "run $name: unknown topology '$topo'" ;;
 		esac
 	done <"${E2E_RUNS_FILE:-$HERE/runs}"
-	[ "$found" -gt 0 ] || die "no run named:$want"
+	[ "$found" -gt 0 ] || die "no runs in ${E2E_RUNS_FILE:-$HERE/runs}"
 	echo "e2e: $PASSED passed, $FAILED failed"
 	[ "$FAILED" = 0 ]
 }

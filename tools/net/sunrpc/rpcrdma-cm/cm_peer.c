@@ -9,6 +9,7 @@
  * ever sends an RPC: each holds a connection and then closes it.
  */
 
+#define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
 #include <netdb.h>
@@ -47,14 +48,30 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+static sigset_t wait_mask;	/* signals ppoll() lets through */
+static bool signals_caught;
+
+/*
+ * Catch SIGINT and SIGTERM, but keep them blocked except inside
+ * ppoll(), so that one arriving between the check of stop_requested
+ * and the wait is not lost.
+ */
 static void catch_signals(void)
 {
 	struct sigaction sa;
+	sigset_t block;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() returns EINTR */
+	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+	signals_caught = true;
 }
 
 static void print_hex_json(const u8 *buf, size_t len)
@@ -152,9 +169,12 @@ static int next_event(struct rdma_event_channel *ch, int ms,
 		      struct rdma_cm_event **ev)
 {
 	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (ms % 1000) * 1000000L };
 	int rc;
 
-	rc = poll(&pfd, 1, ms);
+	rc = ppoll(&pfd, 1, ms < 0 ? NULL : &ts,
+		   signals_caught ? &wait_mask : NULL);
 	if (rc < 0)
 		return -errno;
 	if (rc == 0)
@@ -228,13 +248,40 @@ static void report_peer(const char *what, const char *peer_addr,
 	fflush(stdout);
 }
 
+/* A JSON string: text from the user or the system may hold anything */
+static void print_json_string(const char *str)
+{
+	const unsigned char *p;
+
+	putchar('"');
+	for (p = (const unsigned char *)str; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
+static void report_event(const char *event, const char *what,
+			 const char *detail)
+{
+	if (json_output) {
+		printf("{\"event\": \"%s\", \"%s\": \"%s\", \"detail\": ",
+		       event, event, what);
+		print_json_string(detail);
+		printf("}\n");
+	}
+	fprintf(stderr, PROG ": %s%s: %s\n",
+		strcmp(event, "warning") ? "" : "warning: ", what, detail);
+	fflush(stdout);
+}
+
 static void report_error(const char *what, const char *detail)
 {
-	if (json_output)
-		printf("{\"event\": \"error\", \"error\": \"%s\", \"detail\": \"%s\"}\n",
-		       what, detail);
-	fprintf(stderr, PROG ": %s: %s\n", what, detail);
-	fflush(stdout);
+	report_event("error", what, detail);
 }
 
 /* Wait for one expected event; on anything else report and fail */
@@ -387,6 +434,7 @@ int cmd_probe(int argc, char **argv)
 	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_RINV,
 				       OPT_NONE, OPT_RAW, OPT_TIMEOUT, 0 };
 	struct probe p = { 0 };
+	struct rdma_cm_event *ev;
 	struct pdata_out out;
 	struct cmd_args a;
 	const char *port;
@@ -400,7 +448,9 @@ int cmd_probe(int argc, char **argv)
 	    atoi(port) < 1 || atoi(port) > 65535)
 		usage_error("probe: port '%s': expected 1..65535", port);
 	build_pdata("probe", &a, PDATA_MAX_CONNECT, &out);
-	ms = (a.timeout >= 0 ? a.timeout : DEFAULT_TIMEOUT) * 1000;
+	if (!a.timeout)
+		usage_error("probe: --timeout must be at least 1 second");
+	ms = (a.timeout > 0 ? a.timeout : DEFAULT_TIMEOUT) * 1000;
 
 	p.ch = rdma_create_event_channel();
 	if (!p.ch) {
@@ -419,9 +469,11 @@ int cmd_probe(int argc, char **argv)
 	if (!rc) {
 		/* Leave as a well-behaved client would */
 		rdma_disconnect(p.id);
-		if (expect_event(p.ch, ms, RDMA_CM_EVENT_DISCONNECTED,
-				 "disconnect", EXIT_UNREACHABLE))
-			fprintf(stderr, PROG ": warning: no clean disconnect\n");
+		if (next_event(p.ch, ms, &ev) == 0)
+			rdma_ack_cm_event(ev);
+		else
+			report_event("warning", "disconnect",
+				     "the server did not confirm the disconnect");
 	}
 	probe_release(&p);
 	return rc;
@@ -447,6 +499,7 @@ struct listener {
 	int				hold;	/* seconds, -1: forever */
 	int				ended;	/* connections that ended */
 	int				accepted;
+	bool				dead;	/* the listening id is gone */
 };
 
 static double since(const struct timespec *t)
@@ -508,7 +561,11 @@ static void listener_accept(struct listener *l, struct rdma_cm_event *ev)
 	l->accepted++;
 }
 
-/* Handle one event. The event is acked here, before any id is destroyed. */
+/*
+ * Handle one event, and ack it. A CONNECT_REQUEST is acked after
+ * listener_accept(), which may destroy the new id: librdmacm accounts
+ * that event to the listening id, not to the new one.
+ */
 static void listener_event(struct listener *l, struct rdma_cm_event *ev)
 {
 	enum rdma_cm_event_type type = ev->event;
@@ -522,6 +579,11 @@ static void listener_event(struct listener *l, struct rdma_cm_event *ev)
 		return;
 	}
 	rdma_ack_cm_event(ev);
+	if (id == l->id && type == RDMA_CM_EVENT_DEVICE_REMOVAL) {
+		report_error("local", "the RDMA device went away");
+		l->dead = true;
+		return;
+	}
 	c = conn_of(l, id);
 	if (!c)
 		return;
@@ -536,8 +598,10 @@ static void listener_event(struct listener *l, struct rdma_cm_event *ev)
 			printf("event:                established (%s)\n", addr);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_REJECTED:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		if (json_output)
 			printf("{\"event\": \"closed\", \"peer_address\": \"%s\", \"reason\": \"%s\"}\n",
@@ -678,6 +742,10 @@ int cmd_listen(int argc, char **argv)
 			break;
 		}
 		listener_event(&l, ev);
+		if (l.dead) {
+			rc = EXIT_LOCAL;
+			break;
+		}
 	}
 	listener_close(&l);
 	return rc;

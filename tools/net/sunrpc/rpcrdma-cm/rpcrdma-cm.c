@@ -202,8 +202,9 @@ int parse_count(const char *opt, const char *arg)
 
 	errno = 0;
 	val = strtoul(arg, &end, 10);
-	if (!isdigit((unsigned char)*arg) || *end || errno || val > INT_MAX)
-		usage_error("%s '%s': expected a whole number", opt, arg);
+	if (!isdigit((unsigned char)*arg) || *end || errno || val > COUNT_MAX)
+		usage_error("%s '%s': expected a whole number up to %d", opt, arg,
+			    COUNT_MAX);
 	return (int)val;
 }
 

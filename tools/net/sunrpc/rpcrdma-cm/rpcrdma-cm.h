@@ -12,6 +12,7 @@
 
 #define PROG			"rpcrdma-cm"
 #define PDATA_MAX		256	/* largest input we accept, octets */
+#define COUNT_MAX		1000000	/* --hold, --timeout (seconds), --count */
 
 /* Exit codes; see --help */
 #define EXIT_OK			0

@@ -55,7 +55,8 @@ run() {
 	"$@" || fail "'$*' failed with status $?"
 }
 
-# jget KEY < JSON: the value of the first "KEY" in one line of JSON
+# jget KEY < JSON: the value of "KEY" in one line of rpcrdma-cm's JSON,
+# whose keys are unique within an event (nested ones included)
 jget() {
 	sed -n "s/.*\"$1\": \(\"[^\"]*\"\|[^,}]*\).*/\1/p" | head -n 1 | tr -d '"'
 }

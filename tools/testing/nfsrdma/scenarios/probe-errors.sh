@@ -1,0 +1,21 @@
+# rpcrdma-cm probe tells connection failures apart by exit code: 4 when
+# nothing listens on the port (the CM rejects the request). For an
+# address nobody holds: on a real link ARP fails, which is 3 (no route);
+# the single VM's dummy link needs no ARP, so the connect request goes
+# unanswered, which is 6 (timeout).
+local_nfsd
+rpcrdma-cm --json probe "$E2E_SERVER" 20999 --timeout 10 >/tmp/rej.out 2>/tmp/rej.err
+expect_eq "probe of a closed port: exit status" "$?" 4
+cat /tmp/rej.out /tmp/rej.err
+expect_eq "probe of a closed port: error" "$(jget error </tmp/rej.out)" rejected
+
+if [ "$E2E_ROLE" = client ]; then
+	want_rc=3 want_error=no-route
+else
+	want_rc=6 want_error=timeout
+fi
+rpcrdma-cm --json probe 192.0.2.99 --timeout 4 >/tmp/nr.out 2>/tmp/nr.err
+rc=$?
+cat /tmp/nr.out /tmp/nr.err
+expect_eq "probe of an absent host: exit status" "$rc" "$want_rc"
+expect_eq "probe of an absent host: error" "$(jget error </tmp/nr.out)" "$want_error"
