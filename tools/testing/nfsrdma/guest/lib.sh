@@ -147,3 +147,25 @@ workload() {
 local_nfsd() {
 	[ "$E2E_ROLE" = client ] || nfsd_start
 }
+
+# client_pdata PORT [LISTEN-OPTIONS...]: point the kernel NFS client at
+# rpcrdma-cm listen on PORT and print the connect-request event (JSON)
+# that shows the client's Private Data. listen answers no RPC, so the
+# mount cannot succeed; it only has to try. The whole listen output is
+# left in /tmp/listen.out.
+client_pdata() {
+	local port=$1 lpid mpid
+	shift
+	rpcrdma-cm --json listen "$port" --count 1 --hold 1 --timeout 60 "$@" \
+		>/tmp/listen.out &
+	lpid=$!
+	sleep 1
+	mkdir -p /mnt/listen
+	mount.nfs "$E2E_SERVER:/" /mnt/listen \
+		-o "proto=rdma,port=$port,vers=4.1,soft,timeo=10,retrans=1" >/dev/null 2>&1 &
+	mpid=$!
+	wait $lpid || fail "rpcrdma-cm listen exited with status $?"
+	kill -9 $mpid 2>/dev/null
+	grep '"connect-request"' /tmp/listen.out | head -n 1 | grep . ||
+		fail "rpcrdma-cm listen saw no connect request from the kernel client"
+}

@@ -19,18 +19,7 @@ srv=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT" --send 16K --recv 16K) |
 	fail "probe of nfsd failed"
 
 # 2. What the kernel client advertises, captured by rpcrdma-cm listen
-rpcrdma-cm --json listen "$LISTEN_PORT" --count 1 --hold 1 --timeout 60 \
-	--send 16K --recv 16K >/tmp/listen.out &
-lpid=$!
-sleep 1
-mkdir -p /mnt/listen
-mount.nfs "$E2E_SERVER:/" /mnt/listen \
-	-o "proto=rdma,port=$LISTEN_PORT,vers=4.1,soft,timeo=10,retrans=1" >/dev/null 2>&1 &
-mpid=$!
-wait $lpid || fail "rpcrdma-cm listen failed"
-kill -9 $mpid 2>/dev/null
-cli=$(grep '"connect-request"' /tmp/listen.out | head -n 1)
-[ -n "$cli" ] || fail "the kernel client never connected to rpcrdma-cm listen"
+cli=$(client_pdata "$LISTEN_PORT" --send 16K --recv 16K) || exit 1
 
 # 3. The real thing: the kernel client mounts nfsd, traced
 echo 8192 >$T/buffer_size_kb
