@@ -110,6 +110,7 @@ struct rpcrdma_cm_negotiated {
 };
 
 u32 rpcrdma_cm_size_clamp(u32 size);
+bool rpcrdma_cm_size_valid(u32 size);
 u8 rpcrdma_cm_size_encode(u32 size);
 u32 rpcrdma_cm_size_decode(u8 code);
 

@@ -46,6 +46,21 @@ u32 rpcrdma_cm_size_clamp(u32 size)
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_clamp);
 
 /**
+ * rpcrdma_cm_size_valid - Can a Size field carry this size exactly?
+ * @size: a buffer size, in octets
+ *
+ * Tunables that become Send or Receive Sizes use this to refuse values
+ * that rpcrdma_cm_size_clamp() would otherwise change silently.
+ *
+ * Return: %true if @size is a multiple of 1024 from 1024 to 262144.
+ */
+bool rpcrdma_cm_size_valid(u32 size)
+{
+	return rpcrdma_cm_size_clamp(size) == size;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_valid);
+
+/**
  * rpcrdma_cm_size_encode - Encode a buffer size for a Size field
  * @size: a buffer size, in octets
  *

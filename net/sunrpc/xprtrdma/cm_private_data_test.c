@@ -77,6 +77,7 @@ static void test_size_code_round_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_decode(code), bytes);
 	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_encode(bytes), code);
 	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_clamp(bytes), bytes);
+	KUNIT_EXPECT_TRUE(test, rpcrdma_cm_size_valid(bytes));
 	KUNIT_EXPECT_EQ(test, msg[6], code);
 	KUNIT_EXPECT_EQ(test, msg[7], 255 - code);
 	KUNIT_EXPECT_EQ(test, d.status, RPCRDMA_CM_VALID);
@@ -132,6 +133,8 @@ static void test_size_clamp(struct kunit *test)
 
 	/* Assert */
 	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_clamp(p->size), p->expect_size);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_valid(p->size),
+			p->size == p->expect_size);
 	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_encode(p->size), p->expect_code);
 	KUNIT_EXPECT_EQ(test, msg[6], p->expect_code);
 	KUNIT_EXPECT_EQ(test, d.peer.send_size, p->expect_size);

@@ -1,0 +1,32 @@
+# Our client against our server over a matrix of inline thresholds:
+# client 1/4/64/256 KiB, server 4/16/64 KiB. Each mount moves data
+# checked by md5, and the kernel client negotiates min() each way
+# (RFC 8797 section 4.2), as rpcrdma:xprtrdma_inline_thresh shows.
+T=/sys/kernel/tracing
+sys=/proc/sys/sunrpc
+local_nfsd
+echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no tracepoint"
+dd if=/dev/urandom of=/tmp/src bs=64k count=16 2>/dev/null
+sum=$(md5sum </tmp/src)
+for server in 4096 16384 65536; do
+	echo $server >$sys/svc_rdma/max_req_size || fail "server max_req_size $server"
+	for client in 1024 4096 65536 262144; do
+		echo $client >$sys/rdma_max_inline_read || fail "client read $client"
+		echo $client >$sys/rdma_max_inline_write || fail "client write $client"
+		want=$client
+		[ $server -lt $want ] && want=$server
+		echo >$T/trace
+		nfs_mount 4.1 /mnt/sizes
+		run dd if=/tmp/src of=/mnt/sizes/f bs=64k conv=fsync 2>/dev/null
+		echo 3 >/proc/sys/vm/drop_caches
+		expect_eq "client $client, server $server: md5" "$(md5sum </mnt/sizes/f)" "$sum"
+		line=$(grep -m1 xprtrdma_inline_thresh $T/trace)
+		neg=$(echo "$line" | sed -n 's/.*neg send\/recv=\([0-9]*\/[0-9]*\).*/\1/p')
+		expect_eq "client $client, server $server: negotiated send/recv" "$neg" "$want/$want"
+		rm /mnt/sizes/f
+		run umount /mnt/sizes
+	done
+done
+echo 4096 >$sys/svc_rdma/max_req_size
+echo 4096 >$sys/rdma_max_inline_read
+echo 4096 >$sys/rdma_max_inline_write
