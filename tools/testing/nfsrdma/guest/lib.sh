@@ -169,3 +169,18 @@ client_pdata() {
 	grep '"connect-request"' /tmp/listen.out | head -n 1 | grep . ||
 		fail "rpcrdma-cm listen saw no connect request from the kernel client"
 }
+
+# The rpcrdma_cm debugfs file of the client transport connected to PORT
+xprt_cm_file() {
+	local d
+	grep -q ' /sys/kernel/debug ' /proc/mounts ||
+		mount -t debugfs debugfs /sys/kernel/debug
+	for d in /sys/kernel/debug/sunrpc/rpc_xprt/*; do
+		[ -f "$d/rpcrdma_cm" ] && grep -qE "^port: +$1\$" "$d/info" 2>/dev/null &&
+			echo "$d/rpcrdma_cm" && return 0
+	done
+	return 1
+}
+
+# field KEY < FILE: the value of "KEY: value"
+field() { sed -n "s/^$1: //p" | head -n 1; }

@@ -27,6 +27,7 @@ echo 1 >$E/xprtrdma_inline_thresh/enable || fail "no rpcrdma:xprtrdma_inline_thr
 echo 1 >$E/svcrdma_post_send/enable || fail "no rpcrdma:svcrdma_post_send"
 echo 1 >$T/tracing_on
 nfs_mount 4.1 /mnt/demo
+cmfile=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
 before=$(rdma_stats /mnt/demo)
 run dd if=/dev/urandom of=/tmp/src bs=1M count=8 2>/dev/null
 run dd if=/tmp/src of=/mnt/demo/file8m bs=1M conv=fsync 2>/dev/null
@@ -39,6 +40,7 @@ ls -l /mnt/demo >/dev/null
 after=$(rdma_stats /mnt/demo)
 echo 0 >$T/tracing_on
 thresh=$(grep -m1 xprtrdma_inline_thresh $T/trace | sed 's/.*xprtrdma_inline_thresh: //')
+negotiated=$(cat "$cmfile")
 sends=$(grep -c 'svcrdma_post_send:' $T/trace)
 swi=$(grep 'svcrdma_post_send:' $T/trace | grep -vc 'inv_rkey=0x00000000')
 run umount /mnt/demo
@@ -58,6 +60,8 @@ report "  version $(echo "$srv" | jget version), R=$(echo "$srv" | jget remote_i
 report ""
 report "Negotiated by the kernel client (rpcrdma:xprtrdma_inline_thresh):"
 report "  $thresh"
+report "The mount's ${cmfile#/sys/kernel/debug/}:"
+echo "$negotiated" | sed 's/^/REPORT:   /'
 report "Predicted by rpcrdma-cm for these advertisements:"
 report "  client-to-server $(echo "$srv" | jget client_to_server), server-to-client $(echo "$srv" | jget server_to_client)"
 report "Send With Invalidate: $swi of $sends server Sends (rpcrdma:svcrdma_post_send)"

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Show what each RPC-over-RDMA client transport negotiated through
+ * RDMA-CM Private Data (RFC 8797), in the transport's debugfs directory:
+ *
+ *   /sys/kernel/debug/sunrpc/rpc_xprt/<id>/rpcrdma_cm
+ *
+ * One "key: value" per line. The keys and their order are stable; new
+ * keys are only ever added at the end. Sizes are in octets. The values
+ * are those of the latest connection; "negotiated: no" means that no
+ * connection has been established yet.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "xprt_rdma.h"
+
+static const char *rpcrdma_cm_yesno(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+static int rpcrdma_cm_show(struct seq_file *m, void *v)
+{
+	struct rpcrdma_xprt *r_xprt = m->private;
+	struct rpcrdma_cm_info info;
+
+	spin_lock(&r_xprt->rx_cm_lock);
+	info = r_xprt->rx_cm;
+	spin_unlock(&r_xprt->rx_cm_lock);
+
+	seq_printf(m, "negotiated: %s\n", rpcrdma_cm_yesno(info.negotiated));
+	seq_printf(m, "client_send_size: %u\n", info.local.send_size);
+	seq_printf(m, "client_recv_size: %u\n", info.local.recv_size);
+	seq_printf(m, "client_remote_invalidate: %s\n",
+		   rpcrdma_cm_yesno(info.local.remote_inv));
+	seq_printf(m, "server_private_data: %s\n",
+		   info.peer.status == RPCRDMA_CM_VALID ? "valid" : "none");
+	seq_printf(m, "server_private_data_status: %s\n",
+		   rpcrdma_cm_status_name(info.peer.status));
+	seq_printf(m, "server_private_data_offset: %d\n", info.peer.offset);
+	seq_printf(m, "server_send_size: %u\n", info.peer.peer.send_size);
+	seq_printf(m, "server_recv_size: %u\n", info.peer.peer.recv_size);
+	seq_printf(m, "server_remote_invalidate: %s\n",
+		   rpcrdma_cm_yesno(info.peer.peer.remote_inv));
+	seq_printf(m, "client_to_server: %u\n", info.result.client_to_server);
+	seq_printf(m, "server_to_client: %u\n", info.result.server_to_client);
+	seq_printf(m, "send_with_invalidate: %s\n",
+		   rpcrdma_cm_yesno(info.result.send_with_inv));
+	seq_printf(m, "remotely_invalidated_replies: %lu\n",
+		   READ_ONCE(r_xprt->rx_stats.reply_remote_inv));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rpcrdma_cm);
+
+/**
+ * rpcrdma_cm_debugfs_add - Add the rpcrdma_cm file to a transport
+ * @r_xprt: a client transport that has just connected
+ *
+ * The transport's debugfs directory appears only after the transport
+ * is set up, so the file is added on the first connection. It goes
+ * away with the directory, which sunrpc removes before it destroys
+ * the transport.
+ */
+void rpcrdma_cm_debugfs_add(struct rpcrdma_xprt *r_xprt)
+{
+	struct dentry *dir = r_xprt->rx_xprt.debugfs;
+
+	if (r_xprt->rx_cm_debugfs || IS_ERR_OR_NULL(dir))
+		return;
+	debugfs_create_file("rpcrdma_cm", 0444, dir, r_xprt, &rpcrdma_cm_fops);
+	r_xprt->rx_cm_debugfs = true;
+}

@@ -1,0 +1,32 @@
+# Every connection negotiates afresh: the server's max_req_size and the
+# client's thresholds change between two connections of one mount (nfsd
+# is restarted in between), and the mount's rpcrdma_cm file follows.
+sys=/proc/sys/sunrpc
+local_nfsd
+nfs_mount 4.1 /mnt/rc
+f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
+expect_eq "first connection: client_to_server" "$(field client_to_server <"$f")" 4096
+echo 0 >/proc/fs/nfsd/threads
+echo 16384 >$sys/svc_rdma/max_req_size
+echo 8192 >$sys/rdma_max_inline_read
+echo 65536 >$sys/rdma_max_inline_write
+echo 4 >/proc/fs/nfsd/threads || fail "nfsd restart"
+echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist 2>/dev/null
+echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
+run ls -l /mnt/rc
+i=0
+until [ "$(field server_send_size <"$f")" = 16384 ]; do
+	i=$((i + 1))
+	[ $i -lt 60 ] || fail "the client never reconnected with new values"
+	ls /mnt/rc >/dev/null 2>&1
+	sleep 1
+done
+cat "$f"
+expect_eq "second connection: client_send_size" "$(field client_send_size <"$f")" 65536
+expect_eq "second connection: client_recv_size" "$(field client_recv_size <"$f")" 8192
+expect_eq "second connection: client_to_server" "$(field client_to_server <"$f")" 16384
+expect_eq "second connection: server_to_client" "$(field server_to_client <"$f")" 8192
+run umount /mnt/rc
+echo 4096 >$sys/svc_rdma/max_req_size
+echo 4096 >$sys/rdma_max_inline_read
+echo 4096 >$sys/rdma_max_inline_write
