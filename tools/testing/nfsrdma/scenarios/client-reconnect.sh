@@ -2,6 +2,9 @@
 # client's thresholds change between two connections of one mount (nfsd
 # is restarted in between), and the mount's rpcrdma_cm file follows.
 sys=/proc/sys/sunrpc
+T=/sys/kernel/tracing
+echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no tracepoint"
+echo >$T/trace
 local_nfsd
 nfs_mount 4.1 /mnt/rc
 f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
@@ -22,6 +25,12 @@ until [ "$(field server_send_size <"$f")" = 16384 ]; do
 	sleep 1
 done
 cat "$f"
+grep xprtrdma_inline_thresh $T/trace
+line=$(grep xprtrdma_inline_thresh $T/trace | tail -n 1)
+case "$line" in
+*"neg send/recv=16384/8192,"*"client send/recv=65536/8192 R=1, server valid send/recv=16384/16384"*) ;;
+*) fail "the last tracepoint line does not show the second connection: $line" ;;
+esac
 expect_eq "second connection: client_send_size" "$(field client_send_size <"$f")" 65536
 expect_eq "second connection: client_recv_size" "$(field client_recv_size <"$f")" 8192
 expect_eq "second connection: client_to_server" "$(field client_to_server <"$f")" 16384

@@ -1,7 +1,8 @@
 # Our client against our server over a matrix of inline thresholds:
 # client 1/4/64/256 KiB, server 4/16/64 KiB. Each mount moves data
 # checked by md5, and the kernel client negotiates min() each way
-# (RFC 8797 section 4.2), as rpcrdma:xprtrdma_inline_thresh shows.
+# (RFC 8797 section 4.2), as rpcrdma:xprtrdma_inline_thresh and the
+# mount's rpcrdma_cm debugfs file show.
 T=/sys/kernel/tracing
 sys=/proc/sys/sunrpc
 local_nfsd
@@ -23,6 +24,9 @@ for server in 4096 16384 65536; do
 		line=$(grep -m1 xprtrdma_inline_thresh $T/trace)
 		neg=$(echo "$line" | sed -n 's/.*neg send\/recv=\([0-9]*\/[0-9]*\).*/\1/p')
 		expect_eq "client $client, server $server: negotiated send/recv" "$neg" "$want/$want"
+		f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file"
+		expect_eq "client $client, server $server: rpcrdma_cm thresholds" \
+			"$(field client_to_server <"$f")/$(field server_to_client <"$f")" "$want/$want"
 		rm /mnt/sizes/f
 		run umount /mnt/sizes
 	done

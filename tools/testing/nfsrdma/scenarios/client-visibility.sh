@@ -2,8 +2,17 @@
 # negotiated. Against nfsd at its defaults (ours or stock 6.12, which
 # both send 4096/4096 with R clear), our client at its defaults gets
 # 4096 each way and no Send With Invalidate.
+T=/sys/kernel/tracing
 local_nfsd
+echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no tracepoint"
+echo >$T/trace
 nfs_mount 4.1 /mnt/vis
+line=$(grep -m1 xprtrdma_inline_thresh $T/trace)
+echo "$line"
+case "$line" in
+*"neg send/recv=4096/4096,"*"client send/recv=4096/4096 R=1, server valid send/recv=4096/4096 R=0, send_with_inv=0"*) ;;
+*) fail "tracepoint does not show the expected negotiation: $line" ;;
+esac
 f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
 cat "$f"
 expect_eq "negotiated" "$(field negotiated <"$f")" yes
