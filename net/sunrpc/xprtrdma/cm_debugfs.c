@@ -13,13 +13,9 @@
 
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/string_choices.h>
 
 #include "xprt_rdma.h"
-
-static const char *rpcrdma_cm_yesno(bool b)
-{
-	return b ? "yes" : "no";
-}
 
 static int rpcrdma_cm_show(struct seq_file *m, void *v)
 {
@@ -30,24 +26,22 @@ static int rpcrdma_cm_show(struct seq_file *m, void *v)
 	info = r_xprt->rx_cm;
 	spin_unlock(&r_xprt->rx_cm_lock);
 
-	seq_printf(m, "negotiated: %s\n", rpcrdma_cm_yesno(info.negotiated));
+	seq_printf(m, "negotiated: %s\n", str_yes_no(info.negotiated));
 	seq_printf(m, "client_send_size: %u\n", info.local.send_size);
 	seq_printf(m, "client_recv_size: %u\n", info.local.recv_size);
 	seq_printf(m, "client_remote_invalidate: %s\n",
-		   rpcrdma_cm_yesno(info.local.remote_inv));
-	seq_printf(m, "server_private_data: %s\n",
-		   info.peer.status == RPCRDMA_CM_VALID ? "valid" : "none");
+		   str_yes_no(info.local.remote_inv));
 	seq_printf(m, "server_private_data_status: %s\n",
 		   rpcrdma_cm_status_name(info.peer.status));
 	seq_printf(m, "server_private_data_offset: %d\n", info.peer.offset);
 	seq_printf(m, "server_send_size: %u\n", info.peer.peer.send_size);
 	seq_printf(m, "server_recv_size: %u\n", info.peer.peer.recv_size);
 	seq_printf(m, "server_remote_invalidate: %s\n",
-		   rpcrdma_cm_yesno(info.peer.peer.remote_inv));
+		   str_yes_no(info.peer.peer.remote_inv));
 	seq_printf(m, "client_to_server: %u\n", info.result.client_to_server);
 	seq_printf(m, "server_to_client: %u\n", info.result.server_to_client);
 	seq_printf(m, "send_with_invalidate: %s\n",
-		   rpcrdma_cm_yesno(info.result.send_with_inv));
+		   str_yes_no(info.result.send_with_inv));
 	seq_printf(m, "remotely_invalidated_replies: %lu\n",
 		   READ_ONCE(r_xprt->rx_stats.reply_remote_inv));
 	return 0;

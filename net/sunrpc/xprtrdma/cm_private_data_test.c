@@ -554,7 +554,8 @@ struct negotiate_param {
 	bool				server_may_inv;
 	u32				expect_c2s;
 	u32				expect_s2c;
-	bool				expect_swi;
+	bool				expect_swi;		/* server's decision */
+	bool				expect_client_swi;	/* client's view */
 };
 
 #define PARAMS(s, r, inv) { .send_size = (s), .recv_size = (r), .remote_inv = (inv) }
@@ -637,12 +638,14 @@ static const struct negotiate_param negotiate_params[] = {
 		.client = PARAMS(4096, 4096, true),
 		.server = PARAMS(4096, 4096, true), .server_may_inv = true,
 		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = true,
+		.expect_client_swi = true,
 	},
 	{
 		.desc = "s3.2: R both, server device cannot",
 		.client = PARAMS(4096, 4096, true),
 		.server = PARAMS(4096, 4096, true), .server_may_inv = false,
 		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+		.expect_client_swi = true,
 	},
 };
 
@@ -690,6 +693,8 @@ static void test_negotiate(struct kunit *test)
 	if (!p->client_silent) {
 		KUNIT_EXPECT_EQ(test, at_client.client_to_server, p->expect_c2s);
 		KUNIT_EXPECT_EQ(test, at_client.server_to_client, p->expect_s2c);
+		KUNIT_EXPECT_EQ(test, at_client.send_with_inv,
+				p->expect_client_swi);
 	}
 	if (!p->server_silent) {
 		KUNIT_EXPECT_EQ(test, at_server.client_to_server, p->expect_c2s);
