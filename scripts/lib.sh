@@ -34,6 +34,13 @@ load_base() {
 		die "$HEADERS_DIR is missing: run 'make deps' (as root)"
 }
 
+# git in the assembled kernel tree (load_base sets TREE)
+tgit() { git -C "$TREE" "$@"; }
+
+# The lines of patches/series without comments or blank lines
+SERIES=$TOP/patches/series
+series_lines() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES"; }
+
 # Run "$@" quietly; on failure show the tail of its output and fail.
 quiet() {
 	local out

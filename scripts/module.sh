@@ -17,8 +17,6 @@ COMMIT=$1
 OUTDIR=$2
 shift 2
 
-tgit() { git -C "$TREE" "$@"; }
-
 # Copy paths of COMMIT into $1, touching only files whose content changed
 export_paths() {
 	local dest=$1 tmp

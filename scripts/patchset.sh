@@ -15,8 +15,6 @@ AMTREE=$BUILD/patchset-check
 # include/linux/sunrpc/ MAINTAINERS entries; see patches/cover-letter.
 CHECKPATCH_IGNORE=FILE_PATH_CHANGES
 
-tgit() { git -C "$TREE" "$@"; }
-
 export_series() {
 	local cover subject p
 	rm -rf "$DEST"

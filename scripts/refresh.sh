@@ -8,11 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 load_base
 
-SERIES=$TOP/patches/series
 STAMP=$BUILD/tree.stamp
-
-tgit() { git -C "$TREE" "$@"; }
-series_lines() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES"; }
 
 # Mail-form patch of commit $1, limited to upstream files: every path
 # but the ones excluded by the remaining pathspec arguments.

@@ -13,14 +13,8 @@
 . "$(dirname "$0")/lib.sh"
 load_base
 
-SERIES=$TOP/patches/series
 STAMP=$BUILD/tree.stamp
 AUTHOR_FALLBACK="NFS/RDMA developers <nfs-rdma@example.org>"
-
-tgit() { git -C "$TREE" "$@"; }
-
-# Lines of the series file without comments or blank lines
-series_lines() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES"; }
 
 inputs_hash() {
 	local files

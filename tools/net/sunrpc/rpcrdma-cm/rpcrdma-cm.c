@@ -502,7 +502,7 @@ int finish(int rc)
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, PROG ": cannot write the output: %s\n",
 			strerror(errno));
-		return 1;
+		return EXIT_FAILURE_IO;
 	}
 	return rc;
 }

@@ -15,7 +15,6 @@
 #define COUNT_MAX		1000000	/* --hold, --timeout (seconds), --count */
 
 /* Exit codes; see --help */
-#define EXIT_OK			0
 #define EXIT_FAILURE_IO		1	/* output could not be written */
 #define EXIT_USAGE		2
 #define EXIT_NO_ROUTE		3	/* address or route resolution failed */
