@@ -122,6 +122,11 @@ void rpcrdma_cm_negotiate(enum rpcrdma_cm_role role,
 			  const struct rpcrdma_cm_params *peer,
 			  bool may_inv,
 			  struct rpcrdma_cm_negotiated *result);
+void rpcrdma_cm_responder_params(u32 buf_size, bool dev_can_inv,
+				 bool allow_inv,
+				 struct rpcrdma_cm_params *local);
+bool rpcrdma_cm_reply_fits(const struct rpcrdma_cm_negotiated *neg,
+			   size_t len);
 
 const char *rpcrdma_cm_status_name(enum rpcrdma_cm_status status);
 

@@ -251,6 +251,49 @@ void rpcrdma_cm_negotiate(enum rpcrdma_cm_role role,
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_negotiate);
 
 /**
+ * rpcrdma_cm_responder_params - What a server advertises
+ * @buf_size: size of each Receive buffer the server posts, and of the
+ *	largest Send it builds, in octets
+ * @dev_can_inv: the device can post Send With Invalidate
+ *	(IB_DEVICE_MEM_MGT_EXTENSIONS)
+ * @allow_inv: the administrator allows Send With Invalidate
+ * @local: OUT: the server's Send Size, Receive Size and R bit
+ *
+ * The server advertises one size both ways, rounded as
+ * rpcrdma_cm_size_clamp() does, so it never promises more than its
+ * buffers hold. It sets R only when it is both able and allowed to
+ * use Send With Invalidate (RFC 8797 Section 4.1).
+ */
+void rpcrdma_cm_responder_params(u32 buf_size, bool dev_can_inv,
+				 bool allow_inv,
+				 struct rpcrdma_cm_params *local)
+{
+	local->send_size = rpcrdma_cm_size_clamp(buf_size);
+	local->recv_size = local->send_size;
+	local->remote_inv = dev_can_inv && allow_inv;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_responder_params);
+
+/**
+ * rpcrdma_cm_reply_fits - May this Reply go in one RDMA Send?
+ * @neg: the properties negotiated on the connection
+ * @len: octets the Send would carry: the transport header and every
+ *	part of the RPC Reply not moved by RDMA Write
+ *
+ * The client posted Receive buffers of its advertised Receive Size; a
+ * longer Send fails there with a length error and breaks the
+ * connection (RFC 8797 Section 4.2).
+ *
+ * Return: %true if @len is within the server-to-client threshold.
+ */
+bool rpcrdma_cm_reply_fits(const struct rpcrdma_cm_negotiated *neg,
+			   size_t len)
+{
+	return len <= neg->server_to_client;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_reply_fits);
+
+/**
  * rpcrdma_cm_status_name - Name a decode outcome
  * @status: a value from rpcrdma_cm_decode()
  *

@@ -716,6 +716,132 @@ static void test_status_names(struct kunit *test)
 			   "bad-version");
 }
 
+/*
+ * The server's side: what it advertises, the threshold its Replies
+ * must respect, and whether a Reply of a given length fits.
+ */
+struct responder_param {
+	const char	*desc;
+	u32		buf_size;
+	bool		dev_can_inv, allow_inv;
+	/* what the client sent: none, or an encoded message */
+	bool		client_silent;
+	struct rpcrdma_cm_params client;
+	/* expected */
+	u32		expect_size;
+	bool		expect_r;
+	u32		expect_s2c;
+	bool		expect_swi;
+};
+
+static const struct responder_param responder_params[] = {
+	{
+		.desc = "legacy client: replies limited to 1024",
+		.buf_size = 4096, .dev_can_inv = true, .allow_inv = true,
+		.client_silent = true,
+		.expect_size = 4096, .expect_r = true,
+		.expect_s2c = 1024, .expect_swi = false,
+	},
+	{
+		.desc = "client receives 1K",
+		.buf_size = 4096, .dev_can_inv = true, .allow_inv = true,
+		.client = PARAMS(4096, 1024, true),
+		.expect_size = 4096, .expect_r = true,
+		.expect_s2c = 1024, .expect_swi = true,
+	},
+	{
+		.desc = "client receives 64K, server sends 4K",
+		.buf_size = 4096, .dev_can_inv = true, .allow_inv = true,
+		.client = PARAMS(4096, 65536, true),
+		.expect_size = 4096, .expect_r = true,
+		.expect_s2c = 4096, .expect_swi = true,
+	},
+	{
+		.desc = "server 256K, client 64K",
+		.buf_size = 262144, .dev_can_inv = true, .allow_inv = true,
+		.client = PARAMS(1024, 65536, false),
+		.expect_size = 262144, .expect_r = true,
+		.expect_s2c = 65536, .expect_swi = false,
+	},
+	{
+		.desc = "switch off: no R, no Send With Invalidate",
+		.buf_size = 4096, .dev_can_inv = true, .allow_inv = false,
+		.client = PARAMS(4096, 4096, true),
+		.expect_size = 4096, .expect_r = false,
+		.expect_s2c = 4096, .expect_swi = false,
+	},
+	{
+		.desc = "device cannot: no R, no Send With Invalidate",
+		.buf_size = 4096, .dev_can_inv = false, .allow_inv = true,
+		.client = PARAMS(4096, 4096, true),
+		.expect_size = 4096, .expect_r = false,
+		.expect_s2c = 4096, .expect_swi = false,
+	},
+	{
+		.desc = "buffer between kilo-octets: advertise less",
+		.buf_size = 5000, .dev_can_inv = true, .allow_inv = true,
+		.client = PARAMS(65536, 65536, true),
+		.expect_size = 4096, .expect_r = true,
+		.expect_s2c = 4096, .expect_swi = true,
+	},
+	{
+		.desc = "buffer above the RFC range",
+		.buf_size = 1048576, .dev_can_inv = true, .allow_inv = true,
+		.client = PARAMS(262144, 262144, true),
+		.expect_size = 262144, .expect_r = true,
+		.expect_s2c = 262144, .expect_swi = true,
+	},
+};
+
+static void responder_desc(const struct responder_param *p, char *desc)
+{
+	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(responder, responder_params, responder_desc);
+
+static void test_responder(struct kunit *test)
+{
+	const struct responder_param *p = test->param_value;
+	struct rpcrdma_cm_decoded from_client, rep;
+	struct rpcrdma_cm_params local;
+	struct rpcrdma_cm_negotiated neg;
+	u8 req[RPCRDMA_CM_MSG_LEN], msg[RPCRDMA_CM_MSG_LEN];
+	size_t req_len;
+
+	/* Arrange */
+	req_len = test_advertise(&p->client, p->client_silent, req);
+	rpcrdma_cm_decode(req_len ? req : NULL, req_len, &from_client);
+
+	/* Act */
+	rpcrdma_cm_responder_params(p->buf_size, p->dev_can_inv,
+				    p->allow_inv, &local);
+	rpcrdma_cm_negotiate(RPCRDMA_CM_ROLE_SERVER, &local,
+			     &from_client.peer, p->dev_can_inv && p->allow_inv,
+			     &neg);
+
+	/* Assert: advertised exactly what the buffers hold */
+	KUNIT_EXPECT_EQ(test, local.send_size, p->expect_size);
+	KUNIT_EXPECT_EQ(test, local.recv_size, p->expect_size);
+	KUNIT_EXPECT_EQ(test, local.remote_inv, p->expect_r);
+	KUNIT_EXPECT_FALSE(test, rpcrdma_cm_encode(msg, &local));
+	rpcrdma_cm_decode(msg, sizeof(msg), &rep);
+	KUNIT_ASSERT_EQ(test, rep.status, RPCRDMA_CM_VALID);
+	KUNIT_EXPECT_EQ(test, rep.peer.send_size, p->expect_size);
+	KUNIT_EXPECT_EQ(test, rep.peer.recv_size, p->expect_size);
+	KUNIT_EXPECT_EQ(test, rep.peer.remote_inv, p->expect_r);
+
+	/* Assert: the threshold, and Replies either side of it */
+	KUNIT_EXPECT_EQ(test, neg.server_to_client, p->expect_s2c);
+	KUNIT_EXPECT_EQ(test, neg.send_with_inv, p->expect_swi);
+	KUNIT_EXPECT_TRUE(test, rpcrdma_cm_reply_fits(&neg, 0));
+	KUNIT_EXPECT_TRUE(test, rpcrdma_cm_reply_fits(&neg, p->expect_s2c));
+	KUNIT_EXPECT_FALSE(test,
+			   rpcrdma_cm_reply_fits(&neg, p->expect_s2c + 1));
+	KUNIT_EXPECT_FALSE(test, rpcrdma_cm_reply_fits(&neg, SIZE_MAX));
+	KUNIT_EXPECT_LE(test, neg.server_to_client, local.send_size);
+}
+
 static struct kunit_case rfc8797_encode_cases[] = {
 	KUNIT_CASE_PARAM(test_size_code_round_trip, size_code_gen_params),
 	KUNIT_CASE_PARAM(test_size_clamp, size_clamp_gen_params),
@@ -750,8 +876,18 @@ static struct kunit_suite rfc8797_negotiate_suite = {
 	.test_cases = rfc8797_negotiate_cases,
 };
 
+static struct kunit_case rfc8797_responder_cases[] = {
+	KUNIT_CASE_PARAM(test_responder, responder_gen_params),
+	{}
+};
+
+static struct kunit_suite rfc8797_responder_suite = {
+	.name = "rpcrdma_rfc8797_responder",
+	.test_cases = rfc8797_responder_cases,
+};
+
 kunit_test_suites(&rfc8797_encode_suite, &rfc8797_decode_suite,
-		  &rfc8797_negotiate_suite);
+		  &rfc8797_negotiate_suite, &rfc8797_responder_suite);
 
 MODULE_DESCRIPTION("KUnit tests for RPC-over-RDMA CM Private Data (RFC 8797)");
 MODULE_LICENSE("GPL");
