@@ -98,8 +98,8 @@ kernel_trouble() {
 	tr -d '\r' <"$1" | grep -m1 -E "$KERNEL_TROUBLE" || true
 }
 
-append_for() { # ROLE RPCRDMA SCENARIOS
-	echo "e2e.role=$1 e2e.rpcrdma=$2 e2e.scenarios=$(echo "$3" | tr ' ' ,) e2e.timeout=$SCENARIO_TIMEOUT"
+append_for() { # ROLE RPCRDMA SCENARIOS SERVER-RPCRDMA
+	echo "e2e.role=$1 e2e.rpcrdma=$2 e2e.server_rpcrdma=$4 e2e.scenarios=$(echo "$3" | tr ' ' ,) e2e.timeout=$SCENARIO_TIMEOUT"
 }
 
 # What went wrong with a VM that did not finish, from its console log
@@ -167,7 +167,7 @@ report() {
 run_single() {
 	local name=$1 mod=$2 scenarios=$3 logf=$OUTDIR/$1.log pid rc=0
 	log "run $name: one VM, rpcrdma=$mod (log $logf)"
-	start_vm "$logf" 1 1024 "$(append_for single "$mod" "$scenarios")" -nic none
+	start_vm "$logf" 1 1024 "$(append_for single "$mod" "$scenarios" "$mod")" -nic none
 	wait "$VM_PID" || rc=$?
 	VM_PIDS=()
 	report "$name" "$scenarios" "$logf" "$rc"
@@ -180,12 +180,12 @@ run_two_host() {
 	log "run $name: client rpcrdma=$cmod, server rpcrdma=$smod (logs $clog, $slog)"
 	rm -f "$sock"
 	# The VMs' only link: a qemu stream netdev over a Unix socket
-	start_vm "$slog" 1 768 "$(append_for server "$smod" "")" \
+	start_vm "$slog" 1 768 "$(append_for server "$smod" "" "$smod")" \
 		-nic none -netdev "stream,id=n0,server=on,addr.type=unix,addr.path=$sock" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:01
 	spid=$VM_PID
 	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	start_vm "$clog" 1 768 "$(append_for client "$cmod" "$scenarios")" \
+	start_vm "$clog" 1 768 "$(append_for client "$cmod" "$scenarios" "$smod")" \
 		-nic none -netdev "stream,id=n0,server=off,addr.type=unix,addr.path=$sock" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:02
 	cpid=$VM_PID

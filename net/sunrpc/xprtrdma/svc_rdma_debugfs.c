@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What each live svcrdma connection negotiated (RFC 8797), for admins:
+ *
+ *   /sys/kernel/debug/sunrpc/svc_rdma/connections
+ *
+ * One block of "key: value" lines per connection, blocks separated by
+ * an empty line. The keys and their order are documented in
+ * Documentation/filesystems/nfs/rpcrdma-cm.rst; tools parse them, so
+ * add keys at the end of a block and never rename one.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/string_choices.h>
+
+#include <linux/sunrpc/svc_rdma.h>
+
+static DEFINE_MUTEX(svc_rdma_conns_lock);
+static LIST_HEAD(svc_rdma_conns);
+static struct dentry *svc_rdma_debugfs_dir;
+
+static void svc_rdma_conn_show(struct seq_file *m,
+			       const struct svcxprt_rdma *rdma)
+{
+	const struct rpcrdma_cm_decoded *peer = &rdma->sc_cm_peer;
+	const struct rdma_cm_id *id = rdma->sc_cm_id;
+
+	seq_printf(m, "peer: %pISpc\n", &id->route.addr.dst_addr);
+	seq_printf(m, "local: %pISpc\n", &id->route.addr.src_addr);
+	seq_printf(m, "client_private_data_status: %s\n",
+		   rpcrdma_cm_status_name(peer->status));
+	seq_printf(m, "client_private_data_offset: %d\n", peer->offset);
+	seq_printf(m, "client_send_size: %u\n", peer->peer.send_size);
+	seq_printf(m, "client_recv_size: %u\n", peer->peer.recv_size);
+	seq_printf(m, "client_remote_invalidate: %s\n",
+		   str_yes_no(peer->peer.remote_inv));
+	seq_printf(m, "server_send_size: %u\n", rdma->sc_cm_local.send_size);
+	seq_printf(m, "server_recv_size: %u\n", rdma->sc_cm_local.recv_size);
+	seq_printf(m, "server_remote_invalidate: %s\n",
+		   str_yes_no(rdma->sc_cm_local.remote_inv));
+	seq_printf(m, "client_to_server: %u\n", rdma->sc_cm.client_to_server);
+	seq_printf(m, "server_to_client: %u\n", rdma->sc_cm.server_to_client);
+	seq_printf(m, "send_with_invalidate: %s\n",
+		   str_yes_no(rdma->sc_cm.send_with_inv));
+	seq_printf(m, "sends_plain: %lu\n",
+		   atomic_long_read(&rdma->sc_sends_plain));
+	seq_printf(m, "sends_with_invalidate: %lu\n",
+		   atomic_long_read(&rdma->sc_sends_inv));
+	seq_printf(m, "replies_too_large: %lu\n",
+		   atomic_long_read(&rdma->sc_reply_too_large));
+}
+
+static int svc_rdma_conns_show(struct seq_file *m, void *v)
+{
+	struct svcxprt_rdma *rdma;
+	bool first = true;
+
+	mutex_lock(&svc_rdma_conns_lock);
+	list_for_each_entry(rdma, &svc_rdma_conns, sc_conn_list) {
+		if (!first)
+			seq_putc(m, '\n');
+		svc_rdma_conn_show(m, rdma);
+		first = false;
+	}
+	mutex_unlock(&svc_rdma_conns_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(svc_rdma_conns);
+
+/**
+ * svc_rdma_conn_add - List an accepted connection
+ * @rdma: the new transport; its CM Private Data is final
+ */
+void svc_rdma_conn_add(struct svcxprt_rdma *rdma)
+{
+	mutex_lock(&svc_rdma_conns_lock);
+	list_add_tail(&rdma->sc_conn_list, &svc_rdma_conns);
+	mutex_unlock(&svc_rdma_conns_lock);
+}
+
+/**
+ * svc_rdma_conn_del - Remove a connection from the list
+ * @rdma: a transport being freed; it need not be listed
+ */
+void svc_rdma_conn_del(struct svcxprt_rdma *rdma)
+{
+	mutex_lock(&svc_rdma_conns_lock);
+	list_del_init(&rdma->sc_conn_list);
+	mutex_unlock(&svc_rdma_conns_lock);
+}
+
+/**
+ * svc_rdma_debugfs_init - Create the connections file
+ *
+ * The file goes in the "sunrpc" debugfs directory when SUNRPC made
+ * one (CONFIG_SUNRPC_DEBUG), otherwise at the top of debugfs. Failure
+ * is not fatal: the server runs the same without the file.
+ */
+void svc_rdma_debugfs_init(void)
+{
+	struct dentry *parent;
+
+	parent = debugfs_lookup("sunrpc", NULL);
+	svc_rdma_debugfs_dir = debugfs_create_dir("svc_rdma", parent);
+	dput(parent);
+	debugfs_create_file("connections", 0400, svc_rdma_debugfs_dir, NULL,
+			    &svc_rdma_conns_fops);
+}
+
+/**
+ * svc_rdma_debugfs_exit - Remove the connections file
+ */
+void svc_rdma_debugfs_exit(void)
+{
+	debugfs_remove_recursive(svc_rdma_debugfs_dir);
+	svc_rdma_debugfs_dir = NULL;
+}

@@ -1,0 +1,52 @@
+# nfsd records what the client's connect Private Data says, exactly as
+# RFC 8797 reads it, for well-formed, crafted and missing data, and
+# keeps serving. The svcrdma_cm_accept tracepoint shows the record.
+T=/sys/kernel/tracing
+local_nfsd
+echo 1 >$T/events/rpcrdma/svcrdma_cm_accept/enable ||
+	fail "no svcrdma_cm_accept tracepoint"
+
+# check NAME PROBE-OPTIONS EXPECTED-TRACE-TEXT
+check() {
+	local line i
+	echo >$T/trace
+	# shellcheck disable=SC2086
+	rpcrdma-cm probe "$E2E_SERVER" "$E2E_PORT" $2 >/dev/null ||
+		fail "$1: nfsd did not accept (probe status $?)"
+	i=0
+	until line=$(grep -m1 svcrdma_cm_accept $T/trace); do
+		i=$((i + 1))
+		[ $i -lt 20 ] || fail "$1: no svcrdma_cm_accept event"
+		sleep 0.1
+	done
+	echo "$line"
+	case "$line" in
+	*"client $3") ;;
+	*) fail "$1: expected 'client $3' in: $line" ;;
+	esac
+}
+
+S="server send/recv=4096/4096 R=1"
+#     name           probe options                    what nfsd must record
+check well-formed   "--send 8K --recv 16K"            "valid offset=0 version=1 send/recv=8192/16384 R=1, $S, neg c2s/s2c=4096/4096 send_with_inv=1"
+check no-R          "--send 1K --recv 2K --no-remote-invalidate" "valid offset=0 version=1 send/recv=1024/2048 R=0, $S, neg c2s/s2c=1024/2048 send_with_inv=0"
+check none          "--none"                          "absent offset=-1 version=0 send/recv=1024/1024 R=0, $S, neg c2s/s2c=1024/1024 send_with_inv=0"
+check foreign       "--raw 0102030405060708"          "absent offset=-1 version=0 send/recv=1024/1024 R=0, $S, neg c2s/s2c=1024/1024 send_with_inv=0"
+check offset-7      "--raw 00000000000000f6ab0e1801010f3f" "valid offset=7 version=1 send/recv=16384/65536 R=1, $S, neg c2s/s2c=4096/4096 send_with_inv=1"
+check version-2     "--raw f6ab0e1802010f0f"          "bad-version offset=0 version=2 send/recv=1024/1024 R=0, $S, neg c2s/s2c=1024/1024 send_with_inv=0"
+check reserved-R    "--raw f6ab0e1801ff0303"          "valid offset=0 version=1 send/recv=4096/4096 R=1, $S, neg c2s/s2c=4096/4096 send_with_inv=1"
+check reserved-noR  "--raw f6ab0e1801fe0303"          "valid offset=0 version=1 send/recv=4096/4096 R=0, $S, neg c2s/s2c=4096/4096 send_with_inv=0"
+check sizes-0-255   "--raw f6ab0e18010000ff"          "valid offset=0 version=1 send/recv=1024/262144 R=0, $S, neg c2s/s2c=1024/4096 send_with_inv=0"
+check sizes-255-0   "--raw f6ab0e180100ff00"          "valid offset=0 version=1 send/recv=262144/1024 R=0, $S, neg c2s/s2c=4096/1024 send_with_inv=0"
+# Six octets: the connect request carries at least the CM's minimum of
+# Private Data, so the IB CM pads the message with zeroes: sizes 1024
+check six-octets    "--raw f6ab0e180101"              "valid offset=0 version=1 send/recv=1024/1024 R=1, $S, neg c2s/s2c=1024/1024 send_with_inv=1"
+
+# nfsd still serves
+nfs_mount 4.1 /mnt/pd
+run dd if=/dev/urandom of=/tmp/pd bs=64k count=4 2>/dev/null
+run cp /tmp/pd /mnt/pd/pd
+echo 3 >/proc/sys/vm/drop_caches
+expect_eq "checksum after crafted peers" "$(md5sum </mnt/pd/pd)" "$(md5sum </tmp/pd)"
+run rm /mnt/pd/pd
+run umount /mnt/pd
