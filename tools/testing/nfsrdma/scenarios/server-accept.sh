@@ -54,7 +54,9 @@ done
 for v in 2 -1 abc; do
 	refused $S/remote_invalidate "$v"
 done
-dmesg | grep -q 'svcrdma_max_req_size=5000 refused: use a multiple of 1024 from 1024 to 262144' ||
-	fail "no message for svcrdma_max_req_size=5000 in dmesg"
+for msg in 'svcrdma_max_req_size=5000 refused' 'sysctl max_req_size=5000 refused'; do
+	dmesg | grep -q "rpcrdma: $msg: use a multiple of 1024 from 1024 to 262144" ||
+		fail "no message 'rpcrdma: $msg: ...' in dmesg"
+done
 accept "after refused writes" 16384 true
 run sh -c "echo 4096 >$S/max_req_size"

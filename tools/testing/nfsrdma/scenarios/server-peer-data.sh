@@ -3,6 +3,7 @@
 # keeps serving. The svcrdma_cm_accept tracepoint shows the record.
 T=/sys/kernel/tracing
 local_nfsd
+echo 4096 >/proc/sys/sunrpc/svc_rdma/max_req_size
 echo 1 >$T/events/rpcrdma/svcrdma_cm_accept/enable ||
 	fail "no svcrdma_cm_accept tracepoint"
 
