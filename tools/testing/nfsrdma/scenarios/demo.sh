@@ -43,6 +43,7 @@ thresh=$(grep -m1 xprtrdma_inline_thresh $T/trace | sed 's/.*xprtrdma_inline_thr
 negotiated=$(cat "$cmfile")
 sends=$(grep -c 'svcrdma_post_send:' $T/trace)
 swi=$(grep 'svcrdma_post_send:' $T/trace | grep -vc 'inv_rkey=0x00000000')
+srvconn=$(cat /sys/kernel/debug/sunrpc/svc_rdma/connections)
 run umount /mnt/demo
 
 report "RFC 8797 CM Private Data between a Linux 6.12 NFS client and nfsd"
@@ -64,6 +65,8 @@ report "The mount's ${cmfile#/sys/kernel/debug/}:"
 echo "$negotiated" | sed 's/^/REPORT:   /'
 report "Predicted by rpcrdma-cm for these advertisements:"
 report "  client-to-server $(echo "$srv" | jget client_to_server), server-to-client $(echo "$srv" | jget server_to_client)"
+report "The server's svc_rdma/connections:"
+echo "$srvconn" | sed 's/^/REPORT:   /'
 report "Send With Invalidate: $swi of $sends server Sends (rpcrdma:svcrdma_post_send)"
 if [ "$swi" -gt 0 ] && [ "$(echo "$srv" | jget remote_invalidate)" = false ]; then
 	report "  NB: the server uses it although it advertised R=0; RFC 8797"
