@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rpcrdma-cm probe and listen: talk RDMA-CM to real RPC-over-RDMA peers.
+ * rpcrdma-cm probe, listen and call: talk RDMA-CM to real RPC-over-RDMA
+ * peers.
  *
  * probe connects to a listener (nfsd on port 20049, say) with the
  * Private Data we choose and reports what the server answered. listen
  * is a fake server: it shows what a client (the kernel's NFS client,
  * say) advertises, and answers with the Private Data we choose. Neither
  * ever sends an RPC: each holds a connection and then closes it.
+ *
+ * call goes one step further: it is a minimal RPC-over-RDMA version 1
+ * client (RFC 8166) that sends one or two NFS calls inline and reports
+ * what the server sent back, down to a Receive that was too small.
  */
 
 #define _GNU_SOURCE
@@ -15,10 +20,12 @@
 #include <netdb.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 #include <rdma/rdma_cma.h>
 
@@ -28,6 +35,7 @@
 #define DEFAULT_SIZE		4096	/* the Linux client's and server's default */
 #define DEFAULT_TIMEOUT		10	/* seconds, probe */
 #define RESOLVE_MS		2000
+#define QP_DEPTH		4	/* Send and Receive WRs of a QP */
 
 /* Largest Private Data the RDMA CM carries: IB REQ and REP */
 #define PDATA_MAX_CONNECT	56
@@ -184,18 +192,24 @@ static int next_event(struct rdma_event_channel *ch, int ms,
 	return 0;
 }
 
-/* A QP is required to connect or accept; its CQs come with it */
-static int create_qp(struct rdma_cm_id *id)
+/*
+ * A QP is required to connect or accept. Without @pd and @cq, librdmacm
+ * provides them.
+ */
+static int create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
+		     struct ibv_cq *cq)
 {
 	struct ibv_qp_init_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_type = IBV_QPT_RC;
-	attr.cap.max_send_wr = 4;
-	attr.cap.max_recv_wr = 4;
+	attr.send_cq = cq;
+	attr.recv_cq = cq;
+	attr.cap.max_send_wr = QP_DEPTH;
+	attr.cap.max_recv_wr = QP_DEPTH;
 	attr.cap.max_send_sge = 1;
 	attr.cap.max_recv_sge = 1;
-	return rdma_create_qp(id, NULL, &attr) ? -errno : 0;
+	return rdma_create_qp(id, pd, &attr) ? -errno : 0;
 }
 
 static void print_negotiated(enum rpcrdma_cm_role role,
@@ -368,20 +382,29 @@ static int probe_resolve(struct probe *p, const char *host, const char *port,
 			    "route resolution", EXIT_NO_ROUTE);
 }
 
-static int probe_connect(struct probe *p, const struct pdata_out *out, int ms)
+/* The event channel and the id to connect from */
+static int probe_open(struct probe *p)
+{
+	p->ch = rdma_create_event_channel();
+	if (!p->ch) {
+		report_error("local", "cannot open the RDMA CM (is rdma_ucm loaded?)");
+		return EXIT_LOCAL;
+	}
+	if (rdma_create_id(p->ch, &p->id, NULL, RDMA_PS_TCP)) {
+		report_error("local", strerror(errno));
+		return EXIT_LOCAL;
+	}
+	return 0;
+}
+
+/* Connect on the QP already created, and report the server's answer */
+static int probe_establish(struct probe *p, const struct pdata_out *out,
+			   int ms)
 {
 	struct rdma_conn_param param;
 	struct rdma_cm_event *ev;
 	char addr[64], detail[160];
 	int rc;
-
-	rc = create_qp(p->id);
-	if (rc) {
-		snprintf(detail, sizeof(detail), "creating a QP: %s", strerror(-rc));
-		report_error("local", detail);
-		return EXIT_LOCAL;
-	}
-	p->qp = true;
 
 	memset(&param, 0, sizeof(param));
 	param.private_data = out->len ? out->buf : NULL;
@@ -429,6 +452,32 @@ static int probe_connect(struct probe *p, const struct pdata_out *out, int ms)
 	return rc;
 }
 
+static int probe_connect(struct probe *p, const struct pdata_out *out, int ms)
+{
+	char detail[160];
+	int rc;
+
+	rc = create_qp(p->id, NULL, NULL);
+	if (rc) {
+		snprintf(detail, sizeof(detail), "creating a QP: %s", strerror(-rc));
+		report_error("local", detail);
+		return EXIT_LOCAL;
+	}
+	p->qp = true;
+	return probe_establish(p, out, ms);
+}
+
+/* A PORT argument, or the default; a usage error unless 1..65535 */
+static const char *port_arg(const char *cmd, const char *port)
+{
+	if (!port)
+		return DEFAULT_PORT;
+	if (!*port || strspn(port, "0123456789") != strlen(port) ||
+	    atoi(port) < 1 || atoi(port) > 65535)
+		usage_error("%s: port '%s': expected 1..65535", cmd, port);
+	return port;
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_RINV,
@@ -443,27 +492,15 @@ int cmd_probe(int argc, char **argv)
 	parse_cmd_args("probe", argc, argv, allowed, &a);
 	if (a.argc < 1 || a.argc > 2)
 		usage_error("probe: give HOST and optionally PORT");
-	port = a.argc == 2 ? a.argv[1] : DEFAULT_PORT;
-	if (!*port || strspn(port, "0123456789") != strlen(port) ||
-	    atoi(port) < 1 || atoi(port) > 65535)
-		usage_error("probe: port '%s': expected 1..65535", port);
+	port = port_arg("probe", a.argc == 2 ? a.argv[1] : NULL);
 	build_pdata("probe", &a, PDATA_MAX_CONNECT, &out);
 	if (!a.timeout)
 		usage_error("probe: --timeout must be at least 1 second");
 	ms = (a.timeout > 0 ? a.timeout : DEFAULT_TIMEOUT) * 1000;
 
-	p.ch = rdma_create_event_channel();
-	if (!p.ch) {
-		report_error("local", "cannot open the RDMA CM (is rdma_ucm loaded?)");
-		return EXIT_LOCAL;
-	}
-	if (rdma_create_id(p.ch, &p.id, NULL, RDMA_PS_TCP)) {
-		report_error("local", strerror(errno));
-		probe_release(&p);
-		return EXIT_LOCAL;
-	}
-
-	rc = probe_resolve(&p, a.argv[0], port, ms);
+	rc = probe_open(&p);
+	if (!rc)
+		rc = probe_resolve(&p, a.argv[0], port, ms);
 	if (!rc)
 		rc = probe_connect(&p, &out, ms);
 	if (!rc) {
@@ -537,7 +574,7 @@ static void listener_accept(struct listener *l, struct rdma_cm_event *ev)
 	addr_string(rdma_get_peer_addr(ev->id), addr, sizeof(addr));
 	report_peer("connect-request", addr, RPCRDMA_CM_ROLE_SERVER, &l->out,
 		    ev->param.conn.private_data, ev->param.conn.private_data_len);
-	if (!c || create_qp(ev->id)) {
+	if (!c || create_qp(ev->id, NULL, NULL)) {
 		report_error("local", c ? "creating a QP failed; rejecting" :
 			     "too many connections; rejecting");
 		rdma_reject(ev->id, NULL, 0);
@@ -703,10 +740,7 @@ int cmd_listen(int argc, char **argv)
 	parse_cmd_args("listen", argc, argv, allowed, &a);
 	if (a.argc > 1)
 		usage_error("listen: unexpected argument '%s'", a.argv[1]);
-	port = a.argc == 1 ? a.argv[0] : DEFAULT_PORT;
-	if (!*port || strspn(port, "0123456789") != strlen(port) ||
-	    atoi(port) < 1 || atoi(port) > 65535)
-		usage_error("listen: port '%s': expected 1..65535", port);
+	port = port_arg("listen", a.argc == 1 ? a.argv[0] : NULL);
 	if (!a.count)
 		usage_error("listen: --count must be at least 1");
 	build_pdata("listen", &a, PDATA_MAX_ACCEPT, &l.out);
@@ -748,5 +782,889 @@ int cmd_listen(int argc, char **argv)
 		}
 	}
 	listener_close(&l);
+	return rc;
+}
+
+/*
+ * call: a minimal RPC-over-RDMA version 1 client (RFC 8166)
+ *
+ * Each call goes inline in an RDMA_MSG with no chunks, so the server has
+ * one way to answer: a Send into one of our Receive buffers, which are
+ * exactly as large as we said (RFC 8797), or an RDMA_ERROR. A server
+ * that Sends more than that makes our Receive fail with a local length
+ * error, and with it the connection; that is what call is there to show.
+ */
+
+#define CALL_RECVS		QP_DEPTH	/* Receives posted, and credits asked */
+#define CALLS_MAX		2		/* the call and --then-null */
+#define CALL_SEND_MAX		1024		/* each call is far smaller */
+#define REPLY_SIZE_DEFAULT	8192
+#define SEND_WR_ID		0x100		/* | call number; Receives: buffer index */
+
+/* RFC 8166: the RPC-over-RDMA version 1 header */
+#define RPCRDMA_VERSION		1
+enum rdma_proc { RDMA_MSG, RDMA_NOMSG, RDMA_MSGP, RDMA_DONE, RDMA_ERROR };
+enum { ERR_VERS = 1, ERR_CHUNK = 2 };
+
+/* RFC 5531: ONC RPC */
+enum { RPC_CALL, RPC_REPLY };
+#define RPC_VERSION		2
+enum { AUTH_NONE, AUTH_SYS };
+enum { MSG_ACCEPTED, MSG_DENIED };
+enum { RPC_MISMATCH, AUTH_ERROR };
+#define RPC_AUTH_BODY_MAX	400
+enum { SUCCESS, PROG_UNAVAIL, PROG_MISMATCH, PROC_UNAVAIL, GARBAGE_ARGS,
+       SYSTEM_ERR };
+
+/* RFC 7530: NFSv4.0 */
+#define NFS_PROGRAM		100003
+#define NFS_VERSION		4
+enum { NFSPROC4_NULL, NFSPROC4_COMPOUND };
+#define OP_PUTROOTFH		24
+#define OP_READDIR		26
+#define NFS4_OPAQUE_MAX		4096	/* for tags and names we skip */
+
+static const char *const rdma_proc_names[] = {
+	[RDMA_MSG] = "RDMA_MSG", [RDMA_NOMSG] = "RDMA_NOMSG",
+	[RDMA_MSGP] = "RDMA_MSGP", [RDMA_DONE] = "RDMA_DONE",
+	[RDMA_ERROR] = "RDMA_ERROR",
+};
+
+static const char *const accept_stat_names[] = {
+	[SUCCESS] = "SUCCESS", [PROG_UNAVAIL] = "PROG_UNAVAIL",
+	[PROG_MISMATCH] = "PROG_MISMATCH", [PROC_UNAVAIL] = "PROC_UNAVAIL",
+	[GARBAGE_ARGS] = "GARBAGE_ARGS", [SYSTEM_ERR] = "SYSTEM_ERR",
+};
+
+static const char *const auth_stat_names[] = {
+	"AUTH_OK", "AUTH_BADCRED", "AUTH_REJECTEDCRED", "AUTH_BADVERF",
+	"AUTH_REJECTEDVERF", "AUTH_TOOWEAK", "AUTH_INVALIDRESP", "AUTH_FAILED",
+};
+
+#define NAME_OF(names, v, buf) \
+	((v) < sizeof(names) / sizeof(names[0]) && names[v] ? names[v] : \
+	 (snprintf(buf, sizeof(buf), "%u", (unsigned int)(v)), buf))
+
+struct call_desc {
+	const char	*name;
+	u32		proc;		/* NFSv4 procedure */
+};
+
+static const struct call_desc call_readdir = { "readdir", NFSPROC4_COMPOUND };
+static const struct call_desc call_null = { "null", NFSPROC4_NULL };
+
+/*
+ * What one event prints: "key: value" lines, or one flat JSON object
+ * whose keys are unique, so that a shell script can pick any of them.
+ */
+#define FIELDS_MAX		40
+
+enum field_type { F_STR, F_NUM, F_BOOL };
+
+struct fields {
+	int n;
+	struct {
+		const char	*key;
+		enum field_type	type;
+		char		val[128];
+	} f[FIELDS_MAX];
+};
+
+static void field_add(struct fields *fs, const char *key, enum field_type type,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void field_add(struct fields *fs, const char *key, enum field_type type,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fs->n >= FIELDS_MAX)
+		return;
+	fs->f[fs->n].key = key;
+	fs->f[fs->n].type = type;
+	va_start(ap, fmt);
+	vsnprintf(fs->f[fs->n].val, sizeof(fs->f[fs->n].val), fmt, ap);
+	va_end(ap);
+	fs->n++;
+}
+
+static void fstr(struct fields *fs, const char *key, const char *val)
+{
+	field_add(fs, key, F_STR, "%s", val);
+}
+
+static void fnum(struct fields *fs, const char *key, unsigned long long val)
+{
+	field_add(fs, key, F_NUM, "%llu", val);
+}
+
+static void fhex(struct fields *fs, const char *key, u32 val)
+{
+	field_add(fs, key, F_STR, "0x%08" PRIx32, val);
+}
+
+static void fbool(struct fields *fs, const char *key, bool val)
+{
+	field_add(fs, key, F_BOOL, "%s", jbool(val));
+}
+
+static void fields_print(const struct fields *fs)
+{
+	int i;
+
+	if (json_output)
+		putchar('{');
+	else
+		putchar('\n');
+	for (i = 0; i < fs->n; i++) {
+		const char *key = fs->f[i].key, *val = fs->f[i].val;
+
+		if (!json_output) {
+			if (fs->f[i].type == F_BOOL)
+				val = yesno(!strcmp(val, "true"));
+			printf("%s:%*s%s\n", key, (int)(strlen(key) < 21 ?
+			       21 - strlen(key) : 1), "", val);
+			continue;
+		}
+		printf("%s\"%s\": ", i ? ", " : "", key);
+		if (fs->f[i].type == F_STR)
+			print_json_string(val);
+		else
+			fputs(val, stdout);
+	}
+	if (json_output)
+		puts("}");
+	fflush(stdout);
+}
+
+/* XDR, big-endian 4-octet units, with the bounds always checked */
+struct xdr_out {
+	u8	*p, *end;
+	bool	overflow;
+};
+
+static u8 *xdr_reserve(struct xdr_out *x, size_t len)
+{
+	u8 *p = x->p;
+
+	if (x->overflow || (size_t)(x->end - x->p) < len) {
+		x->overflow = true;
+		return NULL;
+	}
+	x->p += len;
+	return p;
+}
+
+static void put32(struct xdr_out *x, u32 v)
+{
+	u8 *p = xdr_reserve(x, 4);
+
+	if (!p)
+		return;
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static void put_opaque(struct xdr_out *x, const void *data, u32 len)
+{
+	size_t padded = ((size_t)len + 3) & ~(size_t)3;
+	u8 *p;
+
+	put32(x, len);
+	p = xdr_reserve(x, padded);
+	if (!p)
+		return;
+	memcpy(p, data, len);
+	memset(p + len, 0, padded - len);
+}
+
+struct xdr_in {
+	const u8	*p;
+	size_t		left;
+	bool		ended;	/* something ran past the end */
+};
+
+static u32 get32(struct xdr_in *x)
+{
+	u32 v;
+
+	if (x->left < 4) {
+		x->ended = true;
+		x->left = 0;
+		return 0;
+	}
+	v = (u32)x->p[0] << 24 | (u32)x->p[1] << 16 | (u32)x->p[2] << 8 |
+	    x->p[3];
+	x->p += 4;
+	x->left -= 4;
+	return v;
+}
+
+static void skip(struct xdr_in *x, unsigned long long len)
+{
+	if (x->left < len) {
+		x->ended = true;
+		x->left = 0;
+		return;
+	}
+	x->p += len;
+	x->left -= len;
+}
+
+/* Skip an opaque<@max>; false if its length is out of bounds */
+static bool skip_opaque(struct xdr_in *x, u32 max)
+{
+	u32 len = get32(x);
+
+	if (len > max)
+		return false;
+	skip(x, ((unsigned long long)len + 3) & ~3ULL);
+	return true;
+}
+
+/*
+ * Encode a call: the RPC-over-RDMA header of an RDMA_MSG with empty
+ * Read and Write lists and no Reply chunk, then the RPC call. Returns
+ * its length, 0 if it does not fit.
+ */
+static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
+			  u32 xid, u32 reply_size)
+{
+	struct xdr_out x = { .p = buf, .end = buf + size };
+	u8 *len_p, *body;
+
+	put32(&x, xid);
+	put32(&x, RPCRDMA_VERSION);
+	put32(&x, CALL_RECVS);
+	put32(&x, RDMA_MSG);
+	put32(&x, 0);		/* Read list: empty */
+	put32(&x, 0);		/* Write list: empty */
+	put32(&x, 0);		/* Reply chunk: none */
+
+	put32(&x, xid);
+	put32(&x, RPC_CALL);
+	put32(&x, RPC_VERSION);
+	put32(&x, NFS_PROGRAM);
+	put32(&x, NFS_VERSION);
+	put32(&x, cd->proc);
+	if (cd->proc == NFSPROC4_COMPOUND) {
+		/* AUTH_SYS as root: the body's length is filled in after it */
+		put32(&x, AUTH_SYS);
+		len_p = xdr_reserve(&x, 4);
+		body = x.p;
+		put32(&x, (u32)time(NULL));
+		put_opaque(&x, PROG, strlen(PROG));
+		put32(&x, 0);		/* uid */
+		put32(&x, 0);		/* gid */
+		put32(&x, 0);		/* no other groups */
+		if (len_p) {
+			struct xdr_out l = { .p = len_p, .end = len_p + 4 };
+
+			put32(&l, x.p - body);
+		}
+	} else {
+		put32(&x, AUTH_NONE);
+		put32(&x, 0);
+	}
+	put32(&x, AUTH_NONE);	/* verifier */
+	put32(&x, 0);
+
+	if (cd->proc == NFSPROC4_COMPOUND) {
+		put32(&x, 0);		/* tag: empty */
+		put32(&x, 0);		/* minorversion */
+		put32(&x, 2);		/* operations */
+		put32(&x, OP_PUTROOTFH);
+		put32(&x, OP_READDIR);
+		put32(&x, 0);		/* cookie */
+		put32(&x, 0);
+		put32(&x, 0);		/* cookieverf */
+		put32(&x, 0);
+		put32(&x, reply_size);	/* dircount */
+		put32(&x, reply_size);	/* maxcount */
+		put32(&x, 0);		/* attr_request: no attributes */
+	}
+	return x.overflow ? 0 : (size_t)(x.p - buf);
+}
+
+/* Chunk lists of a reply: a server uses only those the call offered */
+static const char *decode_chunks(struct xdr_in *x)
+{
+	int chunks = 0;
+	u32 d, n;
+
+	while ((d = get32(x)) == 1) {	/* Read list: position, segment */
+		skip(x, 5 * 4);
+		chunks++;
+	}
+	if (d)
+		return "bad Read list discriminator";
+	while ((d = get32(x)) == 1) {	/* Write list: counted segments */
+		n = get32(x);
+		skip(x, (unsigned long long)n * 16);
+		chunks++;
+	}
+	if (d)
+		return "bad Write list discriminator";
+	d = get32(x);			/* Reply chunk */
+	if (d == 1) {
+		n = get32(x);
+		skip(x, (unsigned long long)n * 16);
+		chunks++;
+	} else if (d) {
+		return "bad Reply chunk discriminator";
+	}
+	if (x->ended)
+		return "truncated in the chunk lists";
+	if (chunks)
+		return "the reply lists chunks the call never offered";
+	return NULL;
+}
+
+/* The results of PUTROOTFH and READDIR in a COMPOUND reply */
+static const char *decode_compound(struct xdr_in *x, struct fields *fs)
+{
+	u32 i, n, op, status, vf, words, entries = 0;
+
+	fnum(fs, "nfs_status", get32(x));
+	if (!skip_opaque(x, NFS4_OPAQUE_MAX))
+		return "COMPOUND tag too long";
+	n = get32(x);
+	if (x->ended)
+		return "truncated COMPOUND reply";
+	fnum(fs, "nfs_results", n);
+	for (i = 0; i < n && !x->ended; i++) {
+		op = get32(x);
+		status = get32(x);
+		if (x->ended)
+			break;
+		if (op == OP_PUTROOTFH)
+			continue;
+		if (op != OP_READDIR)
+			return "unexpected operation in the COMPOUND reply";
+		fnum(fs, "readdir_status", status);
+		if (status)
+			break;
+		skip(x, 8);		/* cookieverf */
+		while ((vf = get32(x)) == 1) {
+			skip(x, 8);	/* cookie */
+			if (!skip_opaque(x, NFS4_OPAQUE_MAX))
+				return "READDIR entry name too long";
+			words = get32(x);	/* attribute bitmap */
+			skip(x, (unsigned long long)words * 4);
+			if (!skip_opaque(x, UINT32_MAX))
+				return "bad READDIR attributes";
+			entries++;
+		}
+		if (vf)
+			return "bad READDIR entry list";
+		vf = get32(x);
+		if (x->ended)
+			break;
+		fnum(fs, "readdir_entries", entries);
+		fbool(fs, "readdir_eof", vf);
+		break;
+	}
+	return x->ended ? "truncated COMPOUND reply" : NULL;
+}
+
+/* The RPC reply that follows an RDMA_MSG header */
+static const char *decode_rpc_reply(struct xdr_in *x, u32 xid,
+				    const struct call_desc *cd,
+				    struct fields *fs)
+{
+	u32 rxid, type, stat, v;
+	char buf[16];
+
+	rxid = get32(x);
+	type = get32(x);
+	stat = get32(x);
+	if (x->ended)
+		return "truncated RPC reply header";
+	if (rxid != xid)
+		return "the RPC xid differs from the RPC-over-RDMA xid";
+	if (type != RPC_REPLY)
+		return "not an RPC reply";
+	if (stat == MSG_DENIED) {
+		fstr(fs, "rpc_reply_stat", "MSG_DENIED");
+		v = get32(x);
+		if (v == RPC_MISMATCH) {
+			fstr(fs, "rpc_reject_stat", "RPC_MISMATCH");
+			fnum(fs, "rpc_low", get32(x));
+			fnum(fs, "rpc_high", get32(x));
+		} else if (v == AUTH_ERROR) {
+			fstr(fs, "rpc_reject_stat", "AUTH_ERROR");
+			v = get32(x);
+			fstr(fs, "rpc_auth_stat", NAME_OF(auth_stat_names, v, buf));
+		} else {
+			return "bad reject_stat";
+		}
+		return x->ended ? "truncated RPC reply" : NULL;
+	}
+	if (stat != MSG_ACCEPTED)
+		return "bad reply_stat";
+	fstr(fs, "rpc_reply_stat", "MSG_ACCEPTED");
+	get32(x);			/* verifier flavor */
+	if (!skip_opaque(x, RPC_AUTH_BODY_MAX))
+		return "verifier too long";
+	v = get32(x);
+	if (x->ended)
+		return "truncated RPC reply";
+	fstr(fs, "rpc_accept_stat", NAME_OF(accept_stat_names, v, buf));
+	if (v == PROG_MISMATCH) {
+		fnum(fs, "rpc_low", get32(x));
+		fnum(fs, "rpc_high", get32(x));
+	} else if (v == SUCCESS && cd->proc == NFSPROC4_COMPOUND) {
+		return decode_compound(x, fs);
+	}
+	return x->ended ? "truncated RPC reply" : NULL;
+}
+
+/*
+ * Decode what arrived for call @xid, at most @len octets of @buf, into
+ * @fs. Returns NULL for a well-formed reply or RDMA_ERROR, else what
+ * is wrong with it.
+ */
+static const char *decode_reply(const u8 *buf, size_t len, u32 xid,
+				const struct call_desc *cd, struct fields *fs)
+{
+	struct xdr_in x = { .p = buf, .left = len };
+	u32 rxid, vers, credits, proc, err;
+	char name[16];
+
+	rxid = get32(&x);
+	vers = get32(&x);
+	credits = get32(&x);
+	proc = get32(&x);
+	if (x.ended)
+		return "shorter than an RPC-over-RDMA header";
+	fhex(fs, "rdma_xid", rxid);
+	fbool(fs, "xid_match", rxid == xid);
+	fnum(fs, "rdma_version", vers);
+	fnum(fs, "rdma_credits", credits);
+	fstr(fs, "rdma_type", NAME_OF(rdma_proc_names, proc, name));
+	fnum(fs, "rdma_proc", proc);
+	if (vers != RPCRDMA_VERSION)
+		return "not RPC-over-RDMA version 1";
+	if (rxid != xid)
+		return "the xid answers no call of ours";
+
+	switch (proc) {
+	case RDMA_ERROR:
+		err = get32(&x);
+		if (x.ended)
+			return "truncated RDMA_ERROR";
+		fstr(fs, "rdma_error", err == ERR_VERS ? "ERR_VERS" :
+		     err == ERR_CHUNK ? "ERR_CHUNK" : "unknown");
+		fnum(fs, "rdma_error_code", err);
+		if (err == ERR_VERS) {
+			fnum(fs, "rdma_vers_low", get32(&x));
+			fnum(fs, "rdma_vers_high", get32(&x));
+			if (x.ended)
+				return "truncated RDMA_ERROR";
+		} else if (err != ERR_CHUNK) {
+			return "unknown RDMA_ERROR code";
+		}
+		return NULL;
+	case RDMA_MSG: {
+		const char *problem = decode_chunks(&x);
+
+		return problem ? problem : decode_rpc_reply(&x, xid, cd, fs);
+	}
+	case RDMA_NOMSG:
+		return "RDMA_NOMSG: the call offered no Reply chunk";
+	case RDMA_MSGP:
+	case RDMA_DONE:
+		return "a message type RFC 8166 does not allow here";
+	default:
+		return "unknown message type";
+	}
+}
+
+struct caller {
+	struct probe		p;
+	struct ibv_pd		*pd;
+	struct ibv_comp_channel	*cc;
+	struct ibv_cq		*cq;
+	struct ibv_mr		*recv_mr, *send_mr;
+	u8			*recv_buf;	/* CALL_RECVS buffers of post_size */
+	u8			send_buf[CALLS_MAX][CALL_SEND_MAX];
+	u32			post_size;
+	bool			disconnected;	/* the CM said so */
+	char			cm_event[48];	/* ... and how */
+	const char		*down;		/* why no call can go out */
+};
+
+static void caller_release(struct caller *c)
+{
+	if (c->p.qp)
+		rdma_destroy_qp(c->p.id);
+	c->p.qp = false;
+	if (c->recv_mr)
+		ibv_dereg_mr(c->recv_mr);
+	if (c->send_mr)
+		ibv_dereg_mr(c->send_mr);
+	if (c->cq)
+		ibv_destroy_cq(c->cq);
+	if (c->cc)
+		ibv_destroy_comp_channel(c->cc);
+	if (c->pd)
+		ibv_dealloc_pd(c->pd);
+	free(c->recv_buf);
+	probe_release(&c->p);
+}
+
+static int post_recv(struct caller *c, unsigned int i)
+{
+	struct ibv_recv_wr wr, *bad;
+	struct ibv_sge sge;
+
+	sge.addr = (uintptr_t)(c->recv_buf + (size_t)i * c->post_size);
+	sge.length = c->post_size;
+	sge.lkey = c->recv_mr->lkey;
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = i;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	return ibv_post_recv(c->p.id->qp, &wr, &bad);
+}
+
+static int local_failure(const char *what, int err)
+{
+	char detail[128];
+
+	snprintf(detail, sizeof(detail), "%s: %s", what, strerror(err));
+	report_error("local", detail);
+	return EXIT_LOCAL;
+}
+
+/*
+ * Protection domain, CQ with its channel, buffers and QP, with every
+ * Receive posted before we connect, so that no reply can find none.
+ */
+static int caller_setup(struct caller *c)
+{
+	struct ibv_context *verbs = c->p.id->verbs;
+	unsigned int i;
+	int rc;
+
+	c->pd = ibv_alloc_pd(verbs);
+	if (!c->pd)
+		return local_failure("ibv_alloc_pd", errno);
+	c->cc = ibv_create_comp_channel(verbs);
+	if (!c->cc)
+		return local_failure("ibv_create_comp_channel", errno);
+	c->cq = ibv_create_cq(verbs, 2 * QP_DEPTH, NULL, c->cc, 0);
+	if (!c->cq)
+		return local_failure("ibv_create_cq", errno);
+	rc = ibv_req_notify_cq(c->cq, 0);
+	if (rc)
+		return local_failure("ibv_req_notify_cq", rc);
+	c->recv_buf = calloc(CALL_RECVS, c->post_size);
+	if (!c->recv_buf)
+		return local_failure("Receive buffers", ENOMEM);
+	c->recv_mr = ibv_reg_mr(c->pd, c->recv_buf,
+				(size_t)CALL_RECVS * c->post_size,
+				IBV_ACCESS_LOCAL_WRITE);
+	if (!c->recv_mr)
+		return local_failure("ibv_reg_mr", errno);
+	c->send_mr = ibv_reg_mr(c->pd, c->send_buf, sizeof(c->send_buf), 0);
+	if (!c->send_mr)
+		return local_failure("ibv_reg_mr", errno);
+	rc = create_qp(c->p.id, c->pd, c->cq);
+	if (rc)
+		return local_failure("creating a QP", -rc);
+	c->p.qp = true;
+	for (i = 0; i < CALL_RECVS; i++) {
+		rc = post_recv(c, i);
+		if (rc)
+			return local_failure("ibv_post_recv", rc);
+	}
+	return 0;
+}
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * Sleep up to @ms for a completion or a CM event. A completion event
+ * re-arms the CQ; the caller polls it. Returns 0 or a negative errno.
+ */
+static int caller_wait(struct caller *c, int ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = c->cc->fd, .events = POLLIN },
+		{ .fd = c->p.ch->fd, .events = POLLIN },
+	};
+	struct rdma_cm_event *ev;
+	struct ibv_cq *cq;
+	void *ctx;
+	int rc;
+
+	rc = poll(pfd, 2, ms);
+	if (rc < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (pfd[0].revents & POLLIN) {
+		if (ibv_get_cq_event(c->cc, &cq, &ctx))
+			return -errno;
+		ibv_ack_cq_events(cq, 1);
+		rc = ibv_req_notify_cq(cq, 0);
+		if (rc)
+			return -rc;
+	}
+	if (pfd[1].revents & POLLIN) {
+		if (rdma_get_cm_event(c->p.ch, &ev))
+			return -errno;
+		switch (ev->event) {
+		case RDMA_CM_EVENT_DISCONNECTED:
+		case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		case RDMA_CM_EVENT_ADDR_CHANGE:
+		case RDMA_CM_EVENT_CONNECT_ERROR:
+		case RDMA_CM_EVENT_UNREACHABLE:
+			c->disconnected = true;
+			snprintf(c->cm_event, sizeof(c->cm_event), "%s",
+				 rdma_event_str(ev->event));
+			if (!c->down)
+				c->down = c->cm_event;
+			break;
+		default:
+			break;
+		}
+		rdma_ack_cm_event(ev);
+	}
+	return 0;
+}
+
+static void call_fields(struct fields *fs, const char *event,
+			const struct call_desc *cd, u32 xid)
+{
+	fs->n = 0;
+	fstr(fs, "event", event);
+	fstr(fs, "call", cd->name);
+	fhex(fs, "xid", xid);
+}
+
+static int report_wc_error(struct caller *c, const char *event,
+			   const struct call_desc *cd, u32 xid,
+			   const struct ibv_wc *wc)
+{
+	struct fields fs;
+
+	if (!c->down)
+		c->down = "a work request failed: the QP is in the error state";
+	call_fields(&fs, event, cd, xid);
+	fnum(&fs, "posted_size", c->post_size);
+	fstr(&fs, "wc_status", ibv_wc_status_str(wc->status));
+	fnum(&fs, "wc_status_code", wc->status);
+	fnum(&fs, "vendor_err", wc->vendor_err);
+	fields_print(&fs);
+	return EXIT_PROTOCOL;
+}
+
+static int report_call_failure(const char *event, const struct call_desc *cd,
+			       u32 xid, const char *detail)
+{
+	struct fields fs;
+
+	call_fields(&fs, event, cd, xid);
+	fstr(&fs, "detail", detail);
+	fields_print(&fs);
+	return EXIT_PROTOCOL;
+}
+
+/* A Receive completed: report what it holds, and post it again */
+static int report_reply(struct caller *c, const struct call_desc *cd,
+			u32 xid, const struct ibv_wc *wc)
+{
+	size_t len = wc->byte_len < c->post_size ? wc->byte_len : c->post_size;
+	const u8 *buf = c->recv_buf + (size_t)wc->wr_id * c->post_size;
+	const char *problem;
+	struct fields fs;
+	int rc;
+
+	call_fields(&fs, "reply", cd, xid);
+	fnum(&fs, "posted_size", c->post_size);
+	fnum(&fs, "byte_len", wc->byte_len);
+	fbool(&fs, "with_invalidate", wc->wc_flags & IBV_WC_WITH_INV);
+	if (wc->wc_flags & IBV_WC_WITH_INV)
+		fhex(&fs, "invalidated_rkey", wc->invalidated_rkey);
+	problem = decode_reply(buf, len, xid, cd, &fs);
+	fbool(&fs, "well_formed", !problem);
+	if (problem)
+		fstr(&fs, "problem", problem);
+	fields_print(&fs);
+
+	rc = post_recv(c, wc->wr_id);
+	if (rc) {
+		if (!c->down)
+			c->down = "a Receive could not be posted again";
+		local_failure("reposting a Receive", rc);
+	}
+	return problem ? EXIT_PROTOCOL : 0;
+}
+
+/* Send one call and wait for what comes back */
+static int call_one(struct caller *c, int n, const struct call_desc *cd,
+		    u32 xid, u32 reply_size, int ms)
+{
+	struct ibv_send_wr wr, *bad;
+	long long deadline;
+	struct fields fs;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	char detail[128];
+	size_t len;
+	int rc;
+
+	len = encode_call(c->send_buf[n], CALL_SEND_MAX, cd, xid, reply_size);
+	if (!len)
+		return local_failure("encoding the call", EOVERFLOW);
+	if (c->down)
+		return report_call_failure("not_sent", cd, xid, c->down);
+
+	sge.addr = (uintptr_t)c->send_buf[n];
+	sge.length = len;
+	sge.lkey = c->send_mr->lkey;
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = SEND_WR_ID | n;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_SEND;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	rc = ibv_post_send(c->p.id->qp, &wr, &bad);
+	if (rc) {
+		if (!c->down)
+			c->down = "a Send could not be posted";
+		snprintf(detail, sizeof(detail), "ibv_post_send: %s", strerror(rc));
+		return report_call_failure("send_error", cd, xid, detail);
+	}
+	call_fields(&fs, "sent", cd, xid);
+	fnum(&fs, "send_len", len);
+	if (cd->proc == NFSPROC4_COMPOUND)
+		fnum(&fs, "reply_size", reply_size);
+	fields_print(&fs);
+
+	deadline = now_ms() + ms;
+	for (;;) {
+		long long left;
+
+		rc = ibv_poll_cq(c->cq, 1, &wc);
+		if (rc < 0)
+			return local_failure("ibv_poll_cq", -rc);
+		if (rc) {
+			if (wc.wr_id & SEND_WR_ID) {
+				if (wc.status != IBV_WC_SUCCESS)
+					return report_wc_error(c, "send_error",
+							       cd, xid, &wc);
+				continue;
+			}
+			if (wc.status != IBV_WC_SUCCESS)
+				return report_wc_error(c, "recv_error", cd, xid,
+						       &wc);
+			return report_reply(c, cd, xid, &wc);
+		}
+		if (c->disconnected)
+			return report_call_failure("disconnected", cd, xid,
+						   c->cm_event);
+		left = deadline - now_ms();
+		if (left <= 0) {
+			snprintf(detail, sizeof(detail), "%s: no reply in %d s",
+				 cd->name, ms / 1000);
+			report_error("timeout", detail);
+			return EXIT_TIMEOUT;
+		}
+		rc = caller_wait(c, (int)left);
+		if (rc)
+			return local_failure("waiting for a completion", -rc);
+	}
+}
+
+/* Leave as a well-behaved client would, unless the server already left */
+static void caller_disconnect(struct caller *c, int ms)
+{
+	long long deadline = now_ms() + ms;
+
+	if (c->disconnected)
+		return;
+	rdma_disconnect(c->p.id);
+	while (!c->disconnected) {
+		long long left = deadline - now_ms();
+
+		if (left <= 0 || caller_wait(c, (int)left)) {
+			report_event("warning", "disconnect",
+				     "the server did not confirm the disconnect");
+			return;
+		}
+	}
+}
+
+int cmd_call(int argc, char **argv)
+{
+	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_RINV,
+				       OPT_NONE, OPT_RAW, OPT_TIMEOUT, OPT_PROC,
+				       OPT_REPLY_SIZE, OPT_POST_SIZE,
+				       OPT_THEN_NULL, 0 };
+	const struct call_desc *calls[CALLS_MAX];
+	struct caller *c;
+	struct pdata_out out;
+	struct cmd_args a;
+	int i, n = 0, ms, rc;
+	const char *port;
+	u32 xid;
+
+	parse_cmd_args("call", argc, argv, allowed, &a);
+	if (a.argc < 1 || a.argc > 2)
+		usage_error("call: give HOST and optionally PORT");
+	port = port_arg("call", a.argc == 2 ? a.argv[1] : NULL);
+	if (!a.proc || !strcmp(a.proc, "readdir"))
+		calls[n++] = &call_readdir;
+	else if (!strcmp(a.proc, "null"))
+		calls[n++] = &call_null;
+	else
+		usage_error("call: --proc '%s': expected readdir or null", a.proc);
+	if (a.have_reply_size && calls[0] != &call_readdir)
+		usage_error("call: --reply-size applies to --proc readdir only");
+	if (a.then_null)
+		calls[n++] = &call_null;
+	build_pdata("call", &a, PDATA_MAX_CONNECT, &out);
+	if (!a.timeout)
+		usage_error("call: --timeout must be at least 1 second");
+	ms = (a.timeout > 0 ? a.timeout : DEFAULT_TIMEOUT) * 1000;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return local_failure("memory", ENOMEM);
+	/* What the server learns from our Private Data, unless told otherwise */
+	c->post_size = a.have_post_size ? a.post_size :
+		       rpcrdma_cm_size_clamp(out.local.recv_size);
+
+	rc = probe_open(&c->p);
+	if (!rc)
+		rc = probe_resolve(&c->p, a.argv[0], port, ms);
+	if (!rc)
+		rc = caller_setup(c);
+	if (!rc)
+		rc = probe_establish(&c->p, &out, ms);
+	if (!rc) {
+		xid = (u32)getpid() << 16 ^ (u32)time(NULL);
+		for (i = 0; i < n; i++) {
+			int r = call_one(c, i, calls[i], xid + i,
+					 a.have_reply_size ? a.reply_size :
+					 REPLY_SIZE_DEFAULT, ms);
+
+			if (r && !rc)
+				rc = r;
+		}
+		caller_disconnect(c, ms);
+	}
+	caller_release(c);
+	free(c);
 	return rc;
 }

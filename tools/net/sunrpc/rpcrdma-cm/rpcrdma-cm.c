@@ -66,6 +66,28 @@ static const char usage_text[] =
 "      the client leaves, or for --hold SECONDS. Stops on SIGINT/SIGTERM,\n"
 "      after --count connections have ended, or after --timeout SECONDS.\n"
 "\n"
+"  call HOST [PORT] [--send BYTES] [--recv BYTES] [--no-remote-invalidate]\n"
+"       [--none | --raw HEX] [--proc readdir|null] [--reply-size BYTES]\n"
+"       [--then-null] [--post-size BYTES] [--timeout SECONDS]\n"
+"      Act as a minimal RPC-over-RDMA version 1 client (RFC 8166): connect\n"
+"      as probe does, post Receive buffers of exactly our Receive Size,\n"
+"      send one RPC inline in an RDMA_MSG without chunks, and report\n"
+"      what came back: the reply's RPC-over-RDMA header and RPC status,\n"
+"      or the Receive completion error, or the connection loss. Our\n"
+"      Receive Size is the one the server learns from our Private Data:\n"
+"      --recv (default 4096) rounded as for encode, or 1024 with --none\n"
+"      or with --raw octets that hold no usable message.\n"
+"      --proc readdir (default): NFSv4.0 COMPOUND { PUTROOTFH; READDIR }\n"
+"      with AUTH_SYS as root, asking for no attributes, dircount and\n"
+"      maxcount both --reply-size (0..1048576, default 8192), so a large\n"
+"      enough directory yields a reply of about that size.\n"
+"      --proc null: the NFSv4 NULL procedure with AUTH_NONE.\n"
+"      --then-null: once the first call has its answer, send a NULL on\n"
+"      the same connection, to show whether the connection survived.\n"
+"      --post-size: post Receive buffers of this size (1..1048576)\n"
+"      instead, whatever the Private Data says.\n"
+"      Default timeout: 10 seconds per step and per call.\n"
+"\n"
 "Options:\n"
 "  --json                   machine-readable output (one JSON object)\n"
 "  --send BYTES             largest Send the local end will post\n"
@@ -89,13 +111,30 @@ static const char usage_text[] =
 "  8 octets, version 1. Otherwise the sizes are the RFC 8797 defaults\n"
 "  (1024) and remote_invalidate is false.\n"
 "\n"
-"  probe/listen: one object per event, one per line; 'event' is\n"
-"             established, connect-request, closed, listening or error.\n"
+"  probe/listen/call: one object per event, one per line; 'event' is\n"
+"             established, connect-request, closed, listening, error,\n"
+"             or, for call: sent, reply, recv_error, send_error,\n"
+"             disconnected, not_sent.\n"
+"  call:      every call event has call (readdir, null) and xid.\n"
+"             sent: send_len reply_size.\n"
+"             reply: posted_size byte_len with_invalidate [invalidated_rkey]\n"
+"             well_formed [problem] and what could be decoded of\n"
+"             rdma_xid xid_match rdma_version rdma_credits rdma_type\n"
+"             rdma_proc; RDMA_ERROR: rdma_error rdma_error_code\n"
+"             [rdma_vers_low rdma_vers_high]; RDMA_MSG: rpc_reply_stat,\n"
+"             then rpc_accept_stat or rpc_reject_stat [rpc_auth_stat]\n"
+"             [rpc_low rpc_high]; a COMPOUND: nfs_status nfs_results\n"
+"             [readdir_status readdir_entries readdir_eof].\n"
+"             recv_error, send_error: posted_size wc_status\n"
+"             wc_status_code vendor_err, or detail; disconnected,\n"
+"             not_sent: detail.\n"
 "\n"
 "Exit status: 0 on success, 1 when the output cannot be written,\n"
 "2 on a usage error, 3 when the address or route cannot be resolved,\n"
 "4 when the server rejects the connection, 5 when it is unreachable,\n"
-"6 on a timeout, 7 when there is no RDMA device or a local failure.\n";
+"6 on a timeout, 7 when there is no RDMA device or a local failure,\n"
+"8 when a call got a Receive error, lost its connection or got a\n"
+"malformed reply (call).\n";
 
 void usage_error(const char *fmt, ...)
 {
@@ -285,6 +324,10 @@ static const struct option common_opts[] = {
 	{ "hold",			required_argument,	NULL, OPT_HOLD },
 	{ "timeout",			required_argument,	NULL, OPT_TIMEOUT },
 	{ "count",			required_argument,	NULL, OPT_COUNT },
+	{ "proc",			required_argument,	NULL, OPT_PROC },
+	{ "reply-size",			required_argument,	NULL, OPT_REPLY_SIZE },
+	{ "post-size",			required_argument,	NULL, OPT_POST_SIZE },
+	{ "then-null",			no_argument,		NULL, OPT_THEN_NULL },
 	{ "help",			no_argument,		NULL, OPT_HELP },
 	{ "version",			no_argument,		NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -297,7 +340,7 @@ static const struct option common_opts[] = {
 void parse_cmd_args(const char *cmd, int argc, char **argv,
 			   const int *allowed, struct cmd_args *a)
 {
-	int c;
+	int c, idx;
 
 	memset(a, 0, sizeof(*a));
 	a->hold = -1;
@@ -305,7 +348,7 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 	a->count = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", common_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", common_opts, &idx)) != -1) {
 		const int *ok;
 
 		if (c == 'h' || c == OPT_HELP) {
@@ -323,9 +366,10 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 		}
 		for (ok = allowed; *ok && *ok != c; ok++)
 			;
+		/* (argv[optind - 1] may be the option's argument) */
 		if (!*ok)
-			usage_error("%s: option '%s' does not apply here",
-				    cmd, argv[optind - 1]);
+			usage_error("%s: option '--%s' does not apply here",
+				    cmd, common_opts[idx].name);
 		switch (c) {
 		case OPT_JSON:
 			json_output = true;
@@ -361,6 +405,26 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 			break;
 		case OPT_COUNT:
 			a->count = parse_count("--count", optarg);
+			break;
+		case OPT_PROC:
+			a->proc = optarg;
+			break;
+		case OPT_REPLY_SIZE:
+			a->reply_size = parse_size("--reply-size", optarg);
+			a->have_reply_size = true;
+			if (a->reply_size > CALL_SIZE_MAX)
+				usage_error("%s: --reply-size '%s': expected 0..%d octets",
+					    cmd, optarg, CALL_SIZE_MAX);
+			break;
+		case OPT_POST_SIZE:
+			a->post_size = parse_size("--post-size", optarg);
+			a->have_post_size = true;
+			if (!a->post_size || a->post_size > CALL_SIZE_MAX)
+				usage_error("%s: --post-size '%s': expected 1..%d octets",
+					    cmd, optarg, CALL_SIZE_MAX);
+			break;
+		case OPT_THEN_NULL:
+			a->then_null = true;
 			break;
 		}
 	}
@@ -516,6 +580,7 @@ static const struct {
 	{ "negotiate",	cmd_negotiate },
 	{ "probe",	cmd_probe },
 	{ "listen",	cmd_listen },
+	{ "call",	cmd_call },
 };
 
 int main(int argc, char **argv)

@@ -13,6 +13,7 @@
 #define PROG			"rpcrdma-cm"
 #define PDATA_MAX		256	/* largest input we accept, octets */
 #define COUNT_MAX		1000000	/* --hold, --timeout (seconds), --count */
+#define CALL_SIZE_MAX		1048576	/* call --reply-size, --post-size */
 
 /* Exit codes; see --help */
 #define EXIT_FAILURE_IO		1	/* output could not be written */
@@ -22,6 +23,8 @@
 #define EXIT_UNREACHABLE	5	/* unreachable, or connection error */
 #define EXIT_TIMEOUT		6	/* no answer in time */
 #define EXIT_LOCAL		7	/* no RDMA device, or a local failure */
+#define EXIT_PROTOCOL		8	/* call: a receive error, a dropped
+					 * connection, or a malformed reply */
 
 enum {
 	OPT_JSON = 0x100,
@@ -35,13 +38,21 @@ enum {
 	OPT_HOLD,
 	OPT_TIMEOUT,
 	OPT_COUNT,
+	OPT_PROC,
+	OPT_REPLY_SIZE,
+	OPT_POST_SIZE,
+	OPT_THEN_NULL,
 	OPT_HELP,
 	OPT_VERSION,
 };
 
 struct cmd_args {
 	bool		have_send, have_recv, no_rinv, none;
+	bool		have_reply_size, have_post_size, then_null;
 	u32		send, recv;
+	u32		reply_size;	/* call --reply-size */
+	u32		post_size;	/* call --post-size */
+	const char	*proc;		/* call --proc */
 	const char	*role;
 	const char	*peer;
 	const char	*raw;
@@ -72,5 +83,6 @@ int finish(int rc);
 
 int cmd_probe(int argc, char **argv);
 int cmd_listen(int argc, char **argv);
+int cmd_call(int argc, char **argv);
 
 #endif

@@ -184,10 +184,54 @@ expect_exit "probe: --none with --send" 2 'only one of' -- probe 192.0.2.1 --non
 expect_exit "listen: bad port" 2 "port 'x': expected" -- listen x
 expect_exit "listen: --count 0" 2 'at least 1' -- listen --count 0
 expect_exit "listen: --hold not a number" 2 'expected a whole number' -- listen --hold soon
+expect_exit "an option's argument is not named as the option" 2 "'--hold' does not apply" \
+	-- probe 192.0.2.1 --hold 1
+expect_exit "call: no host" 2 'give HOST' -- call
+expect_exit "call: bad port" 2 "port '65536': expected 1..65535" -- call 192.0.2.1 65536
+expect_exit "call: stray argument" 2 'give HOST' -- call 192.0.2.1 20049 x
+expect_exit "call: unknown --proc" 2 "--proc 'getattr': expected readdir or null" \
+	-- call 192.0.2.1 --proc getattr
+expect_exit "call: --reply-size over 1 MiB" 2 "--reply-size '1025K': expected 0..1048576" \
+	-- call 192.0.2.1 --reply-size 1025K
+expect_exit "call: --reply-size not a size" 2 'expected a number of bytes' \
+	-- call 192.0.2.1 --reply-size 4KB
+expect_exit "call: --reply-size with --proc null" 2 'applies to --proc readdir only' \
+	-- call 192.0.2.1 --proc null --reply-size 4K
+expect_exit "call: --post-size 0" 2 "--post-size '0': expected 1..1048576" \
+	-- call 192.0.2.1 --post-size 0
+expect_exit "call: --post-size over 1 MiB" 2 "--post-size '1048577': expected 1..1048576" \
+	-- call 192.0.2.1 --post-size 1048577
+expect_exit "call: --none with --recv" 2 'only one of' -- call 192.0.2.1 --none --recv 64K
+expect_exit "call: --raw over 56 octets" 2 'at most 56' -- call 192.0.2.1 --raw "$(zeros 57)"
+expect_exit "call: --timeout 0" 2 'at least 1 second' -- call 192.0.2.1 --timeout 0
+expect_exit "call: option of another command" 2 "'--count' does not apply" \
+	-- call 192.0.2.1 --count 1
+
+# Without an RDMA device, probe and call fail as "local" (7: no RDMA CM
+# at all) or "no-route" (3: the CM is there, no device has the address).
+# A host with a device may reach something: the test does not apply.
+if ls /sys/class/infiniband/* >/dev/null 2>&1; then
+	echo "skip probe/call without an RDMA device: this host has one"
+else
+	for cmd in probe call; do
+		out=$("$CM" --json $cmd 192.0.2.1 --timeout 2 2>/dev/null)
+		rc=$?
+		got=$(jfield "$out" error)
+		case "$rc:$got" in
+		7:'"local"'|3:'"no-route"') ok "$cmd: no RDMA device" ;;
+		*) fail "$cmd: no RDMA device" "exit $rc, error $got, want 7 local or 3 no-route" ;;
+		esac
+	done
+fi
 if "$CM" --help | grep -q 'negotiate --role client|server'; then
 	ok "--help describes every command"
 else
 	fail "--help describes every command" "no negotiate synopsis"
+fi
+if "$CM" --help | grep -q 'call HOST \[PORT\]'; then
+	ok "--help describes call"
+else
+	fail "--help describes call" "no call synopsis"
 fi
 
 echo "rpcrdma-cm: $PASS passed, $FAIL failed"

@@ -48,7 +48,17 @@ while [ $i -lt 300 ]; do
 done
 [ "$dir" = /export ] || run umount /mnt/fill
 
+# With nfsd in this VM, its svcrdma_reply_too_large tracepoint must
+# name each refused reply
+T=/sys/kernel/tracing
+traced=false
+if [ "$E2E_ROLE" != client ] &&
+   echo 1 >$T/events/rpcrdma/svcrdma_reply_too_large/enable 2>/dev/null; then
+	traced=true
+fi
+
 for client in "--none" "--recv 1K"; do
+	$traced && echo >$T/trace
 	call_server $client --reply-size 3000 --then-null
 	expect_reply "client $client" /tmp/call.out readdir
 	expect_eq "client $client: readdir: posted_size" "$(echo "$ANSWER" | jget posted_size)" 1024
@@ -58,6 +68,14 @@ for client in "--none" "--recv 1K"; do
 	expect_eq "client $client: null: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_MSG
 	expect_eq "client $client: null: rpc_accept_stat" "$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
 	expect_eq "client $client: exit status" "$CALL_RC" 0
+	if $traced; then
+		line=$(grep -m1 svcrdma_reply_too_large $T/trace)
+		echo "$line"
+		case "$line" in
+		*" threshold=1024 client_recv=1024"*) ;;
+		*) fail "client $client: svcrdma_reply_too_large not traced: ${line:-no event}" ;;
+		esac
+	fi
 done
 
 call_server --recv 64K --reply-size 3000
