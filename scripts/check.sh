@@ -72,6 +72,23 @@ check_vermagic() {
 	fi
 }
 
+# The server scenarios must fail against the stock rpcrdma.ko: each one
+# listed in stock.runs counts as passed here only if it FAILed there.
+check_stock_fails() {
+	local runs=$TOP/tools/testing/nfsrdma/stock.runs s n=0 bad=0
+	E2E_RUNS_FILE=$runs "$TOP/scripts/e2e.sh" >"$LOGDIR/e2e-stock.raw" 2>&1 || true
+	cat "$LOGDIR/e2e-stock.raw"
+	for s in $(awk '!/^#/ && NF > 4 { for (i = 5; i <= NF; i++) print $i }' "$runs"); do
+		if grep -q "^FAIL single-stock/$s: " "$LOGDIR/e2e-stock.raw"; then
+			n=$((n + 1))
+		else
+			echo "stock: $s did not fail against the stock module"
+			bad=$((bad + 1))
+		fi
+	done
+	echo "e2e-stock: $n passed, $bad failed"
+}
+
 main() {
 	local rc=0 before
 	mkdir -p "$LOGDIR"
@@ -98,6 +115,8 @@ main() {
 
 	step e2e "$TOP/scripts/e2e.sh" || true
 	count_runner e2e
+	step e2e-stock check_stock_fails || true
+	count_runner e2e-stock
 
 	if step static "$TOP/scripts/static-checks.sh"; then pass static; else fail static; fi
 	if step patchset "$TOP/scripts/patchset.sh"; then pass patchset; else fail patchset; fi
