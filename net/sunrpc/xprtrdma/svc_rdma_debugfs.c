@@ -104,6 +104,8 @@ void svc_rdma_debugfs_init(void)
 	struct dentry *parent;
 
 	parent = debugfs_lookup("sunrpc", NULL);
+	if (IS_ERR(parent))	/* no CONFIG_DEBUG_FS */
+		parent = NULL;
 	svc_rdma_debugfs_dir = debugfs_create_dir("svc_rdma", parent);
 	dput(parent);
 	debugfs_create_file("connections", 0400, svc_rdma_debugfs_dir, NULL,
