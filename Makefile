@@ -56,6 +56,10 @@ tools-check: tools
 e2e: modules tools
 	@scripts/e2e.sh $(RUNS)
 
+## bench: the benchmark, stock vs ours, report in out/bench (QUICK=1: smoke test)
+bench: modules tools
+	@scripts/bench.sh $(if $(QUICK),--quick)
+
 ## static: sparse (C=1) and W=1 on net/sunrpc/xprtrdma, compared with base
 static: tree
 	@scripts/static-checks.sh
@@ -80,5 +84,5 @@ distclean: clean
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-.PHONY: all demo deps tree refresh modules tools kunit tools-check e2e static \
+.PHONY: all demo deps tree refresh modules tools kunit tools-check e2e bench static \
 	patchset check clean distclean help

@@ -13,6 +13,8 @@
 #   E2E_VM_TIMEOUT  wall-clock limit of one boot, seconds (default 900)
 #   E2E_SCENARIO_TIMEOUT  limit of one scenario in the guest (default 180)
 #   E2E_OUT         work directory (default build/e2e of the repository)
+#   E2E_EXTRA_CPIO  an archive to add to the initramfs (bench: fio)
+#   E2E_APPEND      more words for the guests' kernel command line
 #   KVER, RPCRDMA_OURS, RPCRDMA_CM  set by the Makefile
 
 set -euo pipefail
@@ -59,7 +61,7 @@ boot_initramfs() {
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$OUTDIR/guest.cpio"
 	rm -rf "$stage"
 	# The kernel unpacks concatenated archives in order
-	cat "$base" "$OUTDIR/guest.cpio" >"$OUTDIR/boot.cpio"
+	cat "$base" ${E2E_EXTRA_CPIO:+"$E2E_EXTRA_CPIO"} "$OUTDIR/guest.cpio" >"$OUTDIR/boot.cpio"
 }
 
 # --- VMs ---
@@ -99,7 +101,7 @@ kernel_trouble() {
 }
 
 append_for() { # ROLE RPCRDMA SCENARIOS SERVER-RPCRDMA
-	echo "e2e.role=$1 e2e.rpcrdma=$2 e2e.server_rpcrdma=$4 e2e.scenarios=$(echo "$3" | tr ' ' ,) e2e.timeout=$SCENARIO_TIMEOUT"
+	echo "e2e.role=$1 e2e.rpcrdma=$2 e2e.server_rpcrdma=$4 e2e.scenarios=$(echo "$3" | tr ' ' ,) e2e.timeout=$SCENARIO_TIMEOUT${E2E_APPEND:+ $E2E_APPEND}"
 }
 
 # What went wrong with a VM that did not finish, from its console log

@@ -1,0 +1,114 @@
+# The benchmark workload of `make bench` (tools/testing/nfsrdma/bench/):
+# not a test of its own. For each configuration the module allows in
+# this boot, and each repeat, it mounts NFSv4.1 over RDMA, runs the
+# steps and prints one "BENCH" line per step with the counters the host
+# turns into the report. E2E_BENCH is "quick" or "full".
+#
+# Steps: fio (Debian's) for the I/O and for creating, stat-ing and
+# unlinking files; a shell loop for readdir, which fio cannot express.
+S=/proc/sys/sunrpc/svc_rdma
+P=/sys/module/rpcrdma/parameters
+C=/sys/kernel/debug/sunrpc/svc_rdma/connections
+MNT=/mnt/bench
+command -v fio >/dev/null || fail "no fio in the initramfs (bench.sh adds it)"
+local_nfsd
+grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+
+if [ "$E2E_BENCH" = quick ]; then
+	REPEATS=1 NFILES=50 NIO=48 SIZES=8 RWS="write read" LISTINGS=2
+	CONFIGS="legacy-1k 64k"
+else
+	REPEATS=3 NFILES=200 NIO=64 SIZES="1 4 8 16 32 64" LISTINGS=5
+	CONFIGS="legacy-1k 4k 16k 64k 256k 16k-noinv"
+	RWS="write read randwrite randread"
+fi
+[ "$E2E_RPCRDMA" = stock ] && CONFIGS=stock
+
+# set_config NAME: client and server tunables; "stock" keeps defaults
+set_config() {
+	local size inv=1
+	case "$1" in
+	stock) return 0 ;;
+	legacy-1k) size=1024 ;;
+	16k-noinv) size=16384 inv=0 ;;
+	*k) size=$((${1%k} * 1024)) ;;
+	*) fail "unknown configuration $1" ;;
+	esac
+	echo $size >$S/max_req_size && echo $size >$P/max_inline_read &&
+		echo $size >$P/max_inline_write && echo $inv >$S/remote_invalidate &&
+		echo $inv >$P/remote_invalidate || fail "$1: tunables refused"
+}
+
+# counters: "rpcs read write reply localinv swi" for the mount
+counters() {
+	local swi
+	swi=$( (field sends_with_invalidate <$C) 2>/dev/null)
+	awk -v mnt=" $MNT " -v swi="${swi:--1}" '
+		/^device / { p = index($0, mnt) > 0 }
+		p && $1 == "xprt:" && $2 == "rdma" {
+			print $8, $13, $14, $15, $26 + 0, swi; exit
+		}' /proc/self/mountstats
+}
+
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# measure STEP COUNT OPS-SOURCE CMD...: run CMD, which does COUNT
+# operations, and print a BENCH line. fio's
+# own IOPS (terse field 8 for reads and the file engines, 49 for
+# writes) when OPS-SOURCE is "fio"; COUNT over the elapsed time when it
+# is "elapsed".
+measure() {
+	local step=$1 count=$2 src=$3 b a t0 t1 out ops
+	shift 3
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	b=$(counters)
+	t0=$(now_ms)
+	out=$("$@" 2>&1) || fail "$cfg/$step: $* failed: $(echo "$out" | tail -n 3)"
+	t1=$(now_ms)
+	a=$(counters)
+	if [ "$src" = fio ]; then
+		ops=$(echo "$out" | awk -F';' '/^3;/ { print ($8 > 0 ? $8 : $49); exit }')
+	else
+		ops=$(awk -v n="$count" -v ms=$((t1 - t0)) 'BEGIN { printf "%d", ms ? n * 1000 / ms : 0 }')
+	fi
+	echo "BENCH config=$cfg rep=$rep step=$step count=$count ops_per_s=${ops:-0} ms=$((t1 - t0)) before=$(echo $b | tr ' ' ,) after=$(echo $a | tr ' ' ,)"
+}
+
+readdir_loop() {
+	local i=0 n
+	while [ $i -lt "$LISTINGS" ]; do
+		echo 3 >/proc/sys/vm/drop_caches
+		n=$(ls -a "$MNT/meta" | wc -l)
+		[ "$n" -ge "$NFILES" ] || return 1
+		i=$((i + 1))
+	done
+}
+
+for cfg in $CONFIGS; do
+	set_config "$cfg"
+	rep=1
+	while [ $rep -le $REPEATS ]; do
+		nfs_mount 4.1 $MNT
+		run mkdir -p $MNT/meta
+		meta="--directory=$MNT/meta --nrfiles=$NFILES --filesize=4k --openfiles=1 --minimal"
+		measure create "$NFILES" fio fio --name=create --ioengine=filecreate $meta
+		measure stat "$NFILES" fio fio --name=stat --ioengine=filestat $meta
+		measure readdir "$LISTINGS" elapsed readdir_loop
+		measure unlink "$NFILES" fio fio --name=unlink --ioengine=filedelete $meta
+		for bs in $SIZES; do
+			for rw in $RWS; do
+				v="--verify=crc32c"
+				case $rw in *write) v="$v --do_verify=0" ;; esac
+				measure "$rw-${bs}k" "$NIO" fio fio --name=io --filename=$MNT/io$bs \
+					--rw=$rw --bs=${bs}k --size=$((NIO * bs))k --direct=1 \
+					--ioengine=psync $v --minimal
+			done
+			run rm -f $MNT/io$bs
+		done
+		echo "BENCH-CONN config=$cfg rep=$rep $(tr '\n' ' ' <$C 2>/dev/null)"
+		run rm -rf $MNT/meta
+		run umount $MNT
+		rep=$((rep + 1))
+	done
+done
