@@ -118,6 +118,13 @@ main() {
 	step e2e-stock check_stock_fails || true
 	count_runner e2e-stock
 
+	# The benchmark's plumbing, never its speed
+	if step bench-quick make -s -C "$TOP" bench QUICK=1; then
+		pass bench-quick
+	else
+		fail bench-quick
+	fi
+
 	if step static "$TOP/scripts/static-checks.sh"; then pass static; else fail static; fi
 	if step patchset "$TOP/scripts/patchset.sh"; then pass patchset; else fail patchset; fi
 

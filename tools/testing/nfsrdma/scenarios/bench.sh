@@ -46,7 +46,7 @@ counters() {
 	awk -v mnt=" $MNT " -v swi="${swi:--1}" '
 		/^device / { p = index($0, mnt) > 0 }
 		p && $1 == "xprt:" && $2 == "rdma" {
-			print $8, $13, $14, $15, $26 + 0, swi; exit
+			print $8, $13, $14, $15, $27 + 0, swi; exit
 		}' /proc/self/mountstats
 }
 
