@@ -1,8 +1,11 @@
 # The benchmark workload of `make bench` (tools/testing/nfsrdma/bench/):
-# not a test of its own. For each configuration the module allows in
-# this boot, and each repeat, it mounts NFSv4.1 over RDMA, runs the
-# steps and prints one "BENCH" line per step with the counters the host
-# turns into the report. E2E_BENCH is "quick" or "full".
+# not a test of its own. For each repeat and each configuration, all in
+# this one boot, it mounts NFSv4.1 over RDMA, runs the steps and prints
+# one "BENCH" line per step with the counters the host turns into the
+# report. E2E_BENCH is "quick" or "full". The stock configuration swaps
+# in the stock rpcrdma.ko (nfsd stopped, module reloaded) and back, and
+# the configurations take turns within each repeat, so that a drift in
+# the emulator's speed over the boot spreads over all of them.
 #
 # Steps: fio (Debian's) for the I/O and for creating, stat-ing and
 # unlinking files; a shell loop for readdir, which fio cannot express.
@@ -19,21 +22,40 @@ if [ "$E2E_BENCH" = quick ]; then
 	CONFIGS="legacy-1k 64k"
 else
 	REPEATS=3 NFILES=200 NIO=64 SIZES="1 4 8 16 32 64" LISTINGS=5
-	CONFIGS="legacy-1k 4k 16k 64k 256k 16k-noinv"
+	CONFIGS="stock legacy-1k 4k 16k 64k 256k 16k-noinv"
 	RWS="write read randwrite randread"
 fi
-[ "$E2E_RPCRDMA" = stock ] && CONFIGS=stock
+[ "$E2E_RPCRDMA" = ours ] || fail "the bench boots with our module and swaps in the stock one"
+MODULE=ours
+
+# use_module ours|stock: reload rpcrdma.ko with nfsd stopped
+use_module() {
+	local i=0
+	[ "$MODULE" = "$1" ] && return 0
+	echo 0 >/proc/fs/nfsd/threads || fail "cannot stop nfsd"
+	until rmmod rpcrdma 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 30 ] || fail "cannot unload rpcrdma (refcnt $(cat /sys/module/rpcrdma/refcnt))"
+		sleep 1
+	done
+	insmod /lib/modules/e2e/rpcrdma-$1.ko || fail "cannot load the $1 rpcrdma.ko"
+	MODULE=$1
+	echo 4 >/proc/fs/nfsd/threads || fail "cannot restart nfsd"
+	echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist || fail "nfsd: no rdma listener"
+	echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
+}
 
 # set_config NAME: client and server tunables; "stock" keeps defaults
 set_config() {
 	local size inv=1
 	case "$1" in
-	stock) return 0 ;;
+	stock) use_module stock; return 0 ;;
 	legacy-1k) size=1024 ;;
 	16k-noinv) size=16384 inv=0 ;;
 	*k) size=$((${1%k} * 1024)) ;;
 	*) fail "unknown configuration $1" ;;
 	esac
+	use_module ours
 	echo $size >$S/max_req_size && echo $size >$P/max_inline_read &&
 		echo $size >$P/max_inline_write && echo $inv >$S/remote_invalidate &&
 		echo $inv >$P/remote_invalidate || fail "$1: tunables refused"
@@ -85,10 +107,10 @@ readdir_loop() {
 	done
 }
 
-for cfg in $CONFIGS; do
-	set_config "$cfg"
-	rep=1
-	while [ $rep -le $REPEATS ]; do
+rep=1
+while [ $rep -le $REPEATS ]; do
+	for cfg in $CONFIGS; do
+		set_config "$cfg"
 		nfs_mount 4.1 $MNT
 		run mkdir -p $MNT/meta
 		meta="--directory=$MNT/meta --nrfiles=$NFILES --filesize=4k --openfiles=1 --minimal"
@@ -109,6 +131,6 @@ for cfg in $CONFIGS; do
 		echo "BENCH-CONN config=$cfg rep=$rep $(tr '\n' ' ' <$C 2>/dev/null)"
 		run rm -rf $MNT/meta
 		run umount $MNT
-		rep=$((rep + 1))
 	done
+	rep=$((rep + 1))
 done
