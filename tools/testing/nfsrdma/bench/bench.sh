@@ -5,7 +5,7 @@
 #
 # The benchmark behind `make bench`: NFSv4.1 over soft-RoCE in qemu, a
 # fixed workload (scenarios/bench.sh) in every configuration, then a
-# report in OUTDIR: results.csv, results.md and ops.png.
+# report in OUTDIR: results.csv, results.md and bench.png.
 #
 #   full:   one boot: the stock rpcrdma.ko at its defaults (swapped in
 #           and out by the guest), ours at 1, 4, 16, 64 and 256 KiB and

@@ -6,7 +6,7 @@ report.py OUTDIR LOG... [--check quick|full]
 
 Writes OUTDIR/results.csv (one row per configuration and step: medians
 and spreads over the repeats), OUTDIR/results.md (tables) and
-OUTDIR/ops.png (gnuplot). With --check, also asserts what the issue
+OUTDIR/bench.png (gnuplot: share of RPCs fully inline, and ops/s). With --check, also asserts what the issue
 asks of the results and exits 1 when one does not hold.
 """
 
@@ -169,31 +169,63 @@ def write_md(path, results, configs, steps):
 def plot(path, results, configs, steps):
     get = {(r["config"], r["step"]): r for r in results}
     data = path + ".dat"
-    with open(data, "w") as f:
-        f.write("step " + " ".join(configs) + "\n")
+
+    def column(key, scale=1):
+        return lambda c, s: (str(get[(c, s)][key] * scale)
+                             if (c, s) in get else "NaN")
+
+    blocks = []
+    for value in (column("inline_share", 100), column("ops_per_s")):
+        lines = ["# step " + " ".join(configs)]
         for s in steps:
-            f.write(s + " " + " ".join(str(get[(c, s)]["ops_per_s"])
-                                       if (c, s) in get else "NaN"
-                                       for c in configs) + "\n")
-    cols = ", ".join(f"'{data}' using {i + 2}:xtic(1) title '{c}'"
-                     for i, c in enumerate(configs))
-    script = f"""set terminal pngcairo size 1400,600 noenhanced
+            lines.append(s + " " + " ".join(value(c, s) for c in configs))
+        blocks.append("\n".join(lines))
+    with open(data, "w") as f:
+        f.write("\n\n\n".join(blocks) + "\n")
+
+    def plots(index):
+        return ", ".join(f"'{data}' index {index} using {i + 2}:xtic(1) "
+                         f"title '{c}'" for i, c in enumerate(configs))
+    script = f"""set terminal pngcairo size 1400,1000 noenhanced
 set output '{path}'
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid border -1
-set logscale y
-set ylabel 'operations per second (median)'
-set xtics rotate by -45
 set key outside right
-set title 'NFSv4.1 over soft-RoCE in qemu TCG: ops/s per step and configuration'
-plot {cols}
+set xtics rotate by -45
+set multiplot layout 2,1 title 'NFSv4.1 over soft-RoCE in qemu TCG, median of the repeats'
+set ylabel 'RPCs fully inline (%)'
+set yrange [0:105]
+plot {plots(0)}
+set ylabel 'operations per second'
+set logscale y
+set yrange [*:*]
+plot {plots(1)}
+unset multiplot
 """
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
     os.unlink(data)
 
 
-def check(results, mode):
+def well_formed(outdir):
+    """The files as written: the CSV parses back with a number in every
+    numeric column, the markdown has its tables, the PNG is a PNG."""
+    with open(os.path.join(outdir, "results.csv")) as f:
+        rows = list(csv.DictReader(f))
+    text = ("config", "step", "send_with_inv")
+    for r in rows:
+        for k, v in r.items():
+            if k not in text:
+                float(v)
+    with open(os.path.join(outdir, "results.md")) as f:
+        md = f.read()
+    with open(os.path.join(outdir, "bench.png"), "rb") as f:
+        png = f.read(8)
+    return (len(rows) > 0 and md.count("\n| step |") >= 5 and
+            png == b"\x89PNG\r\n\x1a\n")
+
+
+def check(results, mode, outdir):
     get = {(r["config"], r["step"]): r for r in results}
     bad = []
 
@@ -201,6 +233,13 @@ def check(results, mode):
         print(("ok   " if cond else "FAIL ") + what)
         if not cond:
             bad.append(what)
+
+    try:
+        ok = well_formed(outdir)
+    except (OSError, ValueError, csv.Error) as e:
+        print(f"results: {e}")
+        ok = False
+    need(ok, "results.csv, results.md and bench.png exist and are well formed")
 
     lo, hi = get.get(("legacy-1k", "write-8k")), get.get(("64k", "write-8k"))
     need(lo is not None and hi is not None, "write-8k measured at 1 KiB and 64 KiB")
@@ -243,10 +282,10 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     write_csv(os.path.join(outdir, "results.csv"), results)
     write_md(os.path.join(outdir, "results.md"), results, configs, steps)
-    plot(os.path.join(outdir, "ops.png"), results, configs, steps)
+    plot(os.path.join(outdir, "bench.png"), results, configs, steps)
     print(f"report: {len(rows)} measurements, {len(configs)} configurations, "
           f"{len(steps)} steps in {outdir}")
-    if mode and check(results, mode):
+    if mode and check(results, mode, outdir):
         sys.exit(1)
 
 
