@@ -60,6 +60,11 @@ e2e: modules tools
 bench: modules tools
 	@scripts/bench.sh $(if $(QUICK),--quick)
 
+## fuzz: libFuzzer + ASan/UBSan on the codec for FUZZ_SECONDS (default 600)
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	@tools/testing/rpcrdma-cm-fuzz/run.sh $(FUZZ_SECONDS)
+
 ## static: sparse (C=1) and W=1 on net/sunrpc/xprtrdma, compared with base
 static: tree
 	@scripts/static-checks.sh
@@ -84,5 +89,5 @@ distclean: clean
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-.PHONY: all demo deps tree refresh modules tools kunit tools-check e2e bench static \
+.PHONY: all demo deps tree refresh modules tools kunit tools-check e2e bench fuzz static \
 	patchset check clean distclean help

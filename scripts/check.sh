@@ -113,6 +113,10 @@ main() {
 	step tools-check make -s -C "$TOP" tools-check || true
 	count_runner tools-check
 
+	# A short fixed-seed run: the long ones are make fuzz
+	step fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" 60 1 || true
+	count_runner fuzz-smoke
+
 	step e2e "$TOP/scripts/e2e.sh" || true
 	count_runner e2e
 	step e2e-stock check_stock_fails || true
