@@ -77,6 +77,10 @@ patchset: tree
 check:
 	@scripts/check.sh
 
+## check-full: check with the long variants (1000-connect storms, 10 min fuzzing)
+check-full:
+	@FULL=1 scripts/check.sh
+
 ## clean: remove build products of the module and the tool
 clean:
 	rm -rf $(BUILD)/module $(BUILD)/static $(BUILD)/patchset-check $(OUT)
@@ -90,4 +94,4 @@ help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 .PHONY: all demo deps tree refresh modules tools kunit tools-check e2e bench fuzz static \
-	patchset check clean distclean help
+	patchset check check-full clean distclean help

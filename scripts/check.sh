@@ -89,6 +89,16 @@ check_stock_fails() {
 	echo "e2e-stock: $n passed, $bad failed"
 }
 
+# make check-full (FULL=1): the storm scenario at 1000 connects per
+# phase and a ten-minute fuzz run instead of one minute
+if [ -n "${FULL:-}" ]; then
+	export E2E_APPEND="${E2E_APPEND:+$E2E_APPEND }e2e.storm=1000"
+	export E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-900}
+	FUZZ_SMOKE=600
+else
+	FUZZ_SMOKE=60
+fi
+
 main() {
 	local rc=0 before
 	mkdir -p "$LOGDIR"
@@ -114,7 +124,7 @@ main() {
 	count_runner tools-check
 
 	# A short fixed-seed run: the long ones are make fuzz
-	step fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" 60 1 || true
+	step fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1 || true
 	count_runner fuzz-smoke
 
 	step e2e "$TOP/scripts/e2e.sh" || true

@@ -1,0 +1,79 @@
+# Hostile and restless peers against nfsd (RFC 8797 Section 7: the
+# Private Data arrives before any authentication).
+#  1. E2E_STORM connects (default 200; make check-full: 1000) whose
+#     Private Data is random: random length 0..56 octets (the most a
+#     connect request carries), random content, and in half of them the
+#     Format Identifier planted at a random offset;
+#  2. E2E_STORM connects with a valid message whose sizes change each
+#     time, each accept checked;
+# then nfsd must still serve a mount with verified data, its connections
+# file must hold no stale entry, and the kmalloc-4k slab (where the
+# 4 KiB receive buffers live, 75 per connection) must be back to within
+# 40 objects of where it started: one leaked connection is more.
+C=/sys/kernel/debug/sunrpc/svc_rdma/connections
+N=${E2E_STORM:-200}
+local_nfsd
+grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+echo 4096 >/proc/sys/sunrpc/svc_rdma/max_req_size
+
+slab4k() { awk '$1 == "kmalloc-4k" { print $2 }' /proc/slabinfo; }
+settle() {
+	wait_for "nfsd to drop every connection" 60 sh -c "! grep -q '^peer: ' $C"
+	sleep 1
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# hexbytes N: N random octets, as hex
+hexbytes() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+
+settle
+base=$(slab4k)
+say "kmalloc-4k active objects before: $base"
+
+i=0 planted=0 accepted=0
+while [ $i -lt "$N" ]; do
+	len=$((RANDOM % 57))
+	if [ $len = 0 ]; then
+		opt="--none"
+	elif [ $((RANDOM % 2)) = 0 ] && [ $len -ge 8 ]; then
+		off=$((RANDOM % (len - 7)))
+		opt="--raw $(hexbytes $off)f6ab0e18$(hexbytes $((len - off - 4)))"
+		planted=$((planted + 1))
+	else
+		opt="--raw $(hexbytes $len)"
+	fi
+	# shellcheck disable=SC2086
+	rpcrdma-cm probe "$E2E_SERVER" "$E2E_PORT" --timeout 5 $opt >/dev/null 2>&1 &&
+		accepted=$((accepted + 1))
+	i=$((i + 1))
+done
+expect_eq "random connects accepted" "$accepted" "$N"
+say "$N random connects ($planted with the identifier planted), all accepted"
+
+sizes="1K 2K 4K 8K 16K 32K 64K 128K 256K"
+i=0
+while [ $i -lt "$N" ]; do
+	s=$(echo $sizes | cut -d' ' -f$((RANDOM % 9 + 1)))
+	r=$(echo $sizes | cut -d' ' -f$((RANDOM % 9 + 1)))
+	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT" --timeout 5 --send $s --recv $r) ||
+		fail "connect $i (send $s, recv $r) failed"
+	[ "$(echo "$out" | jget send_size)" = 4096 ] ||
+		fail "connect $i: nfsd answered $(echo "$out" | jget send_size)"
+	i=$((i + 1))
+done
+say "$N connects with changing sizes, all accepted with 4096/4096"
+
+settle
+after=$(slab4k)
+say "kmalloc-4k active objects after: $after"
+expect_eq "stale connections" "$(grep -c '^peer: ' $C)" 0
+[ "$after" -le $((base + 40)) ] ||
+	fail "kmalloc-4k grew from $base to $after objects: a connection leaked"
+
+nfs_mount 4.1 /mnt/storm
+run dd if=/dev/urandom of=/tmp/storm bs=64k count=32 2>/dev/null
+run cp /tmp/storm /mnt/storm/storm
+echo 3 >/proc/sys/vm/drop_caches
+expect_eq "checksum after the storm" "$(md5sum </mnt/storm/storm)" "$(md5sum </tmp/storm)"
+run rm /mnt/storm/storm
+run umount /mnt/storm
