@@ -48,6 +48,13 @@ tools:
 kunit: tree
 	@scripts/kunit.sh
 
+## kunit-san: the KUnit suites again with KASAN and UBSAN (build/kunit-san)
+kunit-san: tree
+	@KUNIT_BUILD=$(BUILD)/kunit-san scripts/kunit.sh \
+		--kconfig_add CONFIG_KASAN=y --kconfig_add CONFIG_KASAN_GENERIC=y \
+		--kconfig_add CONFIG_UBSAN=y --kconfig_add CONFIG_UBSAN_BOUNDS=y \
+		--kconfig_add CONFIG_UBSAN_ALIGNMENT=n
+
 ## tools-check: test rpcrdma-cm
 tools-check: tools
 	@$(TOOL_DIR)/test-rpcrdma-cm.sh $(TOOL_DIR)/rpcrdma-cm
@@ -93,5 +100,5 @@ distclean: clean
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-.PHONY: all demo deps tree refresh modules tools kunit tools-check e2e bench fuzz static \
+.PHONY: all demo deps tree refresh modules tools kunit kunit-san tools-check e2e bench fuzz static \
 	patchset check check-full clean distclean help

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 load_base
 
-KUNIT_BUILD=$BUILD/kunit
+KUNIT_BUILD=${KUNIT_BUILD:-$BUILD/kunit}
 
 # kunit.py bounds the UML run with --timeout, but not its own parsing of
 # the log; a badly truncated log has been seen to make the parser spin.

@@ -191,6 +191,17 @@ run_two_host() {
 		-nic none -netdev "stream,id=n0,server=off,addr.type=unix,addr.path=$sock" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:02
 	cpid=$VM_PID
+	# A server that crashes leaves the client waiting for it until the
+	# VM timeout: stop the client as soon as the server's console says so
+	while kill -0 "$cpid" 2>/dev/null; do
+		if [ -n "$(kernel_trouble "$slog" | grep -E 'Kernel panic|BUG:|Oops' || true)" ] ||
+		   ! kill -0 "$spid" 2>/dev/null; then
+			sleep 2
+			kill "$cpid" 2>/dev/null || true
+			break
+		fi
+		sleep 2
+	done
 	wait "$cpid" || rc=$?
 	kill "$spid" 2>/dev/null || true
 	wait "$spid" 2>/dev/null || true
