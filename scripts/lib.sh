@@ -52,3 +52,15 @@ quiet() {
 	fi
 	rm -f "$out"
 }
+
+# harness_env OUTDIR: export what tools/testing/nfsrdma needs (the
+# kernel, our rpcrdma.ko, rpcrdma-cm, the work directory OUTDIR)
+harness_env() {
+	load_base
+	export KVER
+	export RPCRDMA_OURS=$BUILD/module/rpcrdma.ko
+	export RPCRDMA_CM=$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm
+	export E2E_OUT=$1
+	[ -f "$RPCRDMA_OURS" ] || die "no $RPCRDMA_OURS: run 'make modules'"
+	[ -x "$RPCRDMA_CM" ] || die "no $RPCRDMA_CM: run 'make tools'"
+}

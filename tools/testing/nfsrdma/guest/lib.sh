@@ -143,6 +143,18 @@ workload() {
 	run rm "$mnt/file8m"
 }
 
+# still_serves WHAT: nfsd takes a mount and 2 MiB of data that reads
+# back the same after the page cache is dropped
+still_serves() {
+	nfs_mount 4.1 /mnt/check
+	run dd if=/dev/urandom of=/tmp/check bs=64k count=32 2>/dev/null
+	run cp /tmp/check /mnt/check/check
+	echo 3 >/proc/sys/vm/drop_caches
+	expect_eq "checksum $1" "$(md5sum </mnt/check/check)" "$(md5sum </tmp/check)"
+	run rm /mnt/check/check
+	run umount /mnt/check
+}
+
 # The NFS server for this scenario: the other VM in a two-host run,
 # or nfsd in this VM
 local_nfsd() {
