@@ -1,7 +1,7 @@
 # Client tunables over the whole RFC 8797 range (1024..262144, in steps
-# of 1024): bad module parameters stop the module from loading with a
-# readable dmesg line, bad sysctl writes get EINVAL, and what is set is
-# what the client advertises. Runs before anything uses rpcrdma.
+# of 1024): bad module parameters (the server's too) stop the module
+# from loading with a readable dmesg line, bad sysctl writes get EINVAL,
+# and what is set is what the client advertises. Runs before anything uses rpcrdma.
 [ "$E2E_RPCRDMA" = ours ] || fail "this scenario needs our rpcrdma.ko"
 mod=/lib/modules/e2e/rpcrdma-ours.ko
 sys=/proc/sys/sunrpc
@@ -14,7 +14,9 @@ reload() {
 
 wait_for "rpcrdma to be unused" 30 rmmod rpcrdma
 for bad in max_inline_read=5000 max_inline_write=512 max_inline_read=263168 \
-	   max_inline_write=0 max_inline_read=4k; do
+	   max_inline_write=0 max_inline_read=4k max_inline_read=-4096 \
+	   remote_invalidate=10 remote_invalidate=nonsense \
+	   svcrdma_max_req_size=1025 svcrdma_remote_invalidate=2; do
 	dmesg -c >/dev/null
 	if insmod "$mod" "$bad" 2>/dev/null; then
 		fail "insmod rpcrdma $bad was accepted"
