@@ -90,9 +90,10 @@ check_stock_fails() {
 }
 
 # make check-full (FULL=1): the storm scenario at 1000 connects per
-# phase and a ten-minute fuzz run instead of one minute
+# phase, 20 nfsd restarts instead of 8 and a ten-minute fuzz run
+# instead of one minute
 if [ -n "${FULL:-}" ]; then
-	export E2E_APPEND="${E2E_APPEND:+$E2E_APPEND }e2e.storm=1000"
+	export E2E_APPEND="${E2E_APPEND:+$E2E_APPEND }e2e.storm=1000 e2e.restarts=20"
 	export E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-900}
 	FUZZ_SMOKE=600
 else

@@ -11,7 +11,7 @@
 #
 # Environment:
 #   E2E_VM_TIMEOUT  wall-clock limit of one boot, seconds (default 900)
-#   E2E_SCENARIO_TIMEOUT  limit of one scenario in the guest (default 180)
+#   E2E_SCENARIO_TIMEOUT  limit of one scenario in the guest (default 300)
 #   E2E_OUT         work directory (default build/e2e of the repository)
 #   E2E_EXTRA_CPIO  an archive to add to the initramfs (bench: fio)
 #   E2E_APPEND      more words for the guests' kernel command line
@@ -24,7 +24,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 : "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}"
 OUTDIR=${E2E_OUT:?}
 VM_TIMEOUT=${E2E_VM_TIMEOUT:-900}
-SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-180}
+SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-300}
 KERNEL=/boot/vmlinuz-$KVER
 PASSED=0
 FAILED=0

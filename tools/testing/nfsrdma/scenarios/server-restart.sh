@@ -1,0 +1,103 @@
+# Both ends of an NFSv4.1 mount ride out nfsd restarting E2E_RESTARTS
+# times (default 8; make check-full: 20), each time with another max_req_size, while a
+# writer keeps I/O going. After each restart the client reconnects and
+# renegotiates, and both visibility files show the new sizes: the
+# mount's rpcrdma_cm file and nfsd's connections file. No write or read
+# fails, and every file reads back from the server (O_DIRECT) with the
+# checksum it was written with. The client offers 64 KiB both ways, so
+# both thresholds follow the server: min(size, 65536).
+C=/sys/kernel/debug/sunrpc/svc_rdma/connections
+S=/proc/sys/sunrpc
+N=${E2E_RESTARTS:-8}
+local_nfsd
+grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+echo 65536 >$S/rdma_max_inline_read
+echo 65536 >$S/rdma_max_inline_write
+nfs_mount 4.1 /mnt/rs
+f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
+rm -f /tmp/rs.stop /tmp/rs.err
+echo 0 >/tmp/rs.count
+
+# The writer: files of 16 KiB..1 MiB, each read back past the client's
+# page cache and compared, until told to stop
+writer() {
+	local i=0 a b
+	while [ ! -f /tmp/rs.stop ]; do
+		dd if=/dev/urandom of=/tmp/rs.src bs=16k count=$((RANDOM % 64 + 1)) 2>/dev/null
+		if ! cp /tmp/rs.src /mnt/rs/f$((i % 4)); then
+			echo "write $i failed" >>/tmp/rs.err
+			return
+		fi
+		a=$(md5sum </tmp/rs.src)
+		b=$(dd if=/mnt/rs/f$((i % 4)) iflag=direct bs=64k 2>/dev/null | md5sum)
+		if [ "$a" != "$b" ]; then
+			echo "file $i read back different" >>/tmp/rs.err
+			return
+		fi
+		i=$((i + 1))
+		echo $i >/tmp/rs.count
+	done
+}
+writer &
+wpid=$!
+
+restart() {
+	echo 0 >/proc/fs/nfsd/threads || fail "nfsd stop"
+	echo "$1" >$S/svc_rdma/max_req_size || fail "max_req_size $1"
+	echo 4 >/proc/fs/nfsd/threads || fail "nfsd start"
+	echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist || fail "nfsd: rdma $E2E_PORT"
+}
+
+# until SECONDS WHAT TEST...: wait for TEST, failing on the writer's error
+until_ok() {
+	local n=$1 what=$2 i=0
+	shift 2
+	until "$@"; do
+		[ -s /tmp/rs.err ] && fail "$(cat /tmp/rs.err)"
+		i=$((i + 1))
+		[ $i -lt "$n" ] || fail "timed out waiting for $what"
+		sleep 1
+	done
+}
+client_sees() { [ "$(field server_send_size <"$f")" = "$1" ]; }
+server_sees() { [ "$(field server_recv_size <$C)" = "$1" ]; }
+progress() { [ "$(cat /tmp/rs.count)" -gt "$1" ]; }
+
+until_ok 60 "the first writes" progress 0
+sizes="1024 2048 4096 8192 16384 32768 65536 131072 262144"
+prev=4096 k=1
+while [ $k -le "$N" ]; do
+	size=$prev
+	while [ "$size" = "$prev" ]; do
+		size=$(echo $sizes | cut -d' ' -f$((RANDOM % 9 + 1)))
+	done
+	t=$((size < 65536 ? size : 65536))
+	done_before=$(cat /tmp/rs.count)
+	restart "$size"
+	until_ok 120 "restart $k: the client to reconnect at $size" client_sees "$size"
+	until_ok 30 "restart $k: nfsd's connection at $size" server_sees "$size"
+	[ "$(grep -c '^peer: ' $C)" = 1 ] ||
+		fail "restart $k: nfsd lists $(grep -c '^peer: ' $C) connections"
+	for key in server_recv_size client_to_server server_to_client; do
+		[ "$(field $key <"$f")" = "$(field $key <$C)" ] ||
+			fail "restart $k: $key: client $(field $key <"$f"), nfsd $(field $key <$C)"
+	done
+	[ "$(field client_to_server <"$f")" = $t ] && [ "$(field server_to_client <"$f")" = $t ] ||
+		fail "restart $k at $size: thresholds $(field client_to_server <"$f")/$(field server_to_client <"$f"), expected $t/$t"
+	until_ok 120 "restart $k: writes to go on" progress $((done_before + 1))
+	echo "E2E-CHECK: ok restart $k: max_req_size $size, thresholds $t/$t on both ends, $(cat /tmp/rs.count) files verified"
+	prev=$size k=$((k + 1))
+done
+
+touch /tmp/rs.stop
+wait $wpid
+[ -s /tmp/rs.err ] && fail "$(cat /tmp/rs.err)"
+say "$N restarts, $(cat /tmp/rs.count) files written and verified"
+run rm -f /mnt/rs/f0 /mnt/rs/f1 /mnt/rs/f2 /mnt/rs/f3
+run umount /mnt/rs
+echo 4096 >$S/svc_rdma/max_req_size
+echo 4096 >$S/rdma_max_inline_read
+echo 4096 >$S/rdma_max_inline_write
+restart 4096
+echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
+still_serves "after $N restarts"
