@@ -1,6 +1,8 @@
 # Both ends of an NFSv4.1 mount ride out nfsd restarting E2E_RESTARTS
-# times (default 8; make check-full: 20), each time with another max_req_size, while a
-# writer keeps I/O going. After each restart the client reconnects and
+# times (default 8; make check-full: 20), each time with the next
+# max_req_size of a fixed round through 1 KiB..256 KiB (so 8 restarts
+# try every size but the default), while a writer keeps I/O going.
+# After each restart the client reconnects and
 # renegotiates, and both visibility files show the new sizes: the
 # mount's rpcrdma_cm file and nfsd's connections file. No write or read
 # fails, and every file reads back from the server (O_DIRECT) with the
@@ -35,11 +37,13 @@ writer() {
 			return
 		fi
 		i=$((i + 1))
-		echo $i >/tmp/rs.count
+		echo $i >/tmp/rs.count.new && mv /tmp/rs.count.new /tmp/rs.count
 	done
 }
 writer &
 wpid=$!
+# A failed check must not leave the writer running into the next scenario
+trap 'touch /tmp/rs.stop; kill $wpid 2>/dev/null' EXIT
 
 restart() {
 	echo 0 >/proc/fs/nfsd/threads || fail "nfsd stop"
@@ -64,17 +68,16 @@ server_sees() { [ "$(field server_recv_size <$C)" = "$1" ]; }
 progress() { [ "$(cat /tmp/rs.count)" -gt "$1" ]; }
 
 until_ok 60 "the first writes" progress 0
-sizes="1024 2048 4096 8192 16384 32768 65536 131072 262144"
-prev=4096 k=1
+# Each size differs from the one before it, the last from the first
+sizes="1024 262144 2048 131072 8192 65536 16384 32768 4096"
+k=1
 while [ $k -le "$N" ]; do
-	size=$prev
-	while [ "$size" = "$prev" ]; do
-		size=$(echo $sizes | cut -d' ' -f$((RANDOM % 9 + 1)))
-	done
+	size=$(echo $sizes | cut -d' ' -f$(((k - 1) % 9 + 1)))
 	t=$((size < 65536 ? size : 65536))
-	done_before=$(cat /tmp/rs.count)
 	restart "$size"
 	until_ok 120 "restart $k: the client to reconnect at $size" client_sees "$size"
+	# Files finished from here on went over the new connection
+	done_before=$(cat /tmp/rs.count)
 	until_ok 30 "restart $k: nfsd's connection at $size" server_sees "$size"
 	[ "$(grep -c '^peer: ' $C)" = 1 ] ||
 		fail "restart $k: nfsd lists $(grep -c '^peer: ' $C) connections"
@@ -86,11 +89,12 @@ while [ $k -le "$N" ]; do
 		fail "restart $k at $size: thresholds $(field client_to_server <"$f")/$(field server_to_client <"$f"), expected $t/$t"
 	until_ok 120 "restart $k: writes to go on" progress $((done_before + 1))
 	echo "E2E-CHECK: ok restart $k: max_req_size $size, thresholds $t/$t on both ends, $(cat /tmp/rs.count) files verified"
-	prev=$size k=$((k + 1))
+	k=$((k + 1))
 done
 
 touch /tmp/rs.stop
 wait $wpid
+trap - EXIT
 [ -s /tmp/rs.err ] && fail "$(cat /tmp/rs.err)"
 say "$N restarts, $(cat /tmp/rs.count) files written and verified"
 run rm -f /mnt/rs/f0 /mnt/rs/f1 /mnt/rs/f2 /mnt/rs/f3
