@@ -80,6 +80,39 @@ static: tree
 patchset: tree
 	@scripts/patchset.sh
 
+# The DKMS package: /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
+DKMS_NAME    := rpcrdma-rfc8797
+DKMS_VERSION := 1.0
+export DKMS_NAME DKMS_VERSION
+
+## dkms-tarball: the DKMS source package as out/dkms/<name>-<version>.tar.gz
+dkms-tarball: tree
+	@scripts/dkms.sh tarball
+
+## dkms-install: dkms add, build and install for the pinned kernel (DKMS_KVER=...)
+dkms-install: tree
+	@scripts/dkms.sh install
+
+## dkms-uninstall: dkms remove from every kernel; the stock rpcrdma.ko is used again
+dkms-uninstall:
+	@scripts/dkms.sh remove
+
+## dkms-check: install, inspect, boot in a VM and mount, remove, inspect again
+dkms-check: modules tools
+	@scripts/dkms.sh check
+
+## install: without DKMS, put rpcrdma.ko in /lib/modules/<kver>/updates (KVER=...)
+install: modules
+	@scripts/install.sh install
+
+## uninstall: remove what make install put there
+uninstall:
+	@scripts/install.sh uninstall
+
+## install-check: make install, check, make uninstall, check again
+install-check: modules
+	@scripts/install.sh check
+
 ## check: the whole test suite, with a summary line
 check:
 	@scripts/check.sh
@@ -101,4 +134,5 @@ help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 .PHONY: all demo deps tree refresh modules tools kunit kunit-san tools-check e2e bench fuzz static \
-	patchset check check-full clean distclean help
+	patchset dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
+	check check-full clean distclean help

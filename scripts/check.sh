@@ -3,8 +3,9 @@
 #
 # The whole test suite in one command (make check), for a fresh Debian
 # bookworm machine: installs what it needs, then runs KUnit, builds the
-# module, tests the tools, runs the end-to-end scenarios in qemu, runs
-# the static checks and verifies the patch series. Every step runs even when an earlier one failed, except that
+# module, tests the tools, runs the end-to-end scenarios in qemu, installs
+# and removes the module (make install, DKMS, the DKMS one booted in
+# qemu), runs the static checks and verifies the patch series. Every step runs even when an earlier one failed, except that
 # nothing can run without the base packages and the tree. Ends with an
 # "N passed, N failed" line.
 
@@ -132,6 +133,12 @@ main() {
 	count_runner e2e
 	step e2e-stock check_stock_fails || true
 	count_runner e2e-stock
+
+	# Installing on a host: make install and DKMS, each undone again
+	step install make -s -C "$TOP" install-check || true
+	count_runner install
+	step dkms make -s -C "$TOP" dkms-check || true
+	count_runner dkms
 
 	# The benchmark's plumbing, never its speed
 	if step bench-quick make -s -C "$TOP" bench QUICK=1; then

@@ -129,7 +129,15 @@ install_modules() {
 		echo "$n"
 	done >"$ROOT/modules.list"
 	grep -qx rpcrdma.ko "$ROOT/modules.list" || die "rpcrdma.ko is not in the module list"
-	mv "$ROOT/lib/modules/e2e/rpcrdma.ko" "$ROOT/lib/modules/e2e/rpcrdma-stock.ko"
+	# The stock module is the kernel's own, even when an rpcrdma.ko
+	# installed under updates/ (make dkms-install) outranks it
+	rm "$ROOT/lib/modules/e2e/rpcrdma.ko"
+	f=$(find "$MODDIR/kernel/net/sunrpc/xprtrdma" -name 'rpcrdma.ko*')
+	case "$f" in
+	*.ko.xz) xz -dc "$f" ;;
+	*.ko.zst) zstd -qdc "$f" ;;
+	*) cat "$f" ;;
+	esac >"$ROOT/lib/modules/e2e/rpcrdma-stock.ko" || die "no stock rpcrdma.ko in $MODDIR/kernel"
 	strip --strip-debug -o "$ROOT/lib/modules/e2e/rpcrdma-ours.ko" "$RPCRDMA_OURS"
 }
 

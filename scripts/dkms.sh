@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# dkms.sh source|tarball|install|remove|check
+#
+#   source   assemble the DKMS source package in $OUT/dkms/NAME-VERSION:
+#            dkms.conf, a Makefile, net/sunrpc/xprtrdma of the series and
+#            the headers the series changes
+#   tarball  pack it as $OUT/dkms/NAME-VERSION.tar.gz (unpacks to
+#            NAME-VERSION/, ready for /usr/src)
+#   install  copy it to /usr/src and "dkms install" it for $DKMS_KVER
+#            (default: the pinned Debian kernel); root
+#   remove   "dkms remove" it from every kernel, delete /usr/src/NAME-VERSION
+#   check    install, check the result (modinfo, file list), boot the
+#            installed module in the VM harness and mount over RDMA,
+#            remove, and check that the stock module is back
+#
+# NAME and VERSION come from the top-level Makefile (DKMS_NAME,
+# DKMS_VERSION).
+
+. "$(dirname "$0")/lib.sh"
+load_base
+
+NAME=${DKMS_NAME:?}
+VERSION=${DKMS_VERSION:?}
+DKMS_KVER=${DKMS_KVER:-$KVER}
+MODVERSION=$VERSION-rfc8797
+PKGDIR=$OUT/dkms/$NAME-$VERSION
+SRCDIR=/usr/src/$NAME-$VERSION
+MODDIR=/lib/modules/$DKMS_KVER
+
+source_pkg() {
+	local headers
+	rm -rf "$PKGDIR"
+	mkdir -p "$PKGDIR"
+	mapfile -t headers < <(tgit diff --name-only --diff-filter=AM base HEAD -- include/)
+	tgit archive HEAD -- net/sunrpc/xprtrdma "${headers[@]}" | tar -x -C "$PKGDIR"
+	cp "$TOP/scripts/package/dkms/Makefile" "$PKGDIR/"
+	cp "$TOP/scripts/package/dkms/Kbuild" "$PKGDIR/net/sunrpc/xprtrdma/"
+	cat >"$PKGDIR/net/sunrpc/xprtrdma/dkms_version.c" <<-VERSION
+	// SPDX-License-Identifier: GPL-2.0
+	/* The version of the DKMS package this rpcrdma.ko was built from */
+	#include <linux/module.h>
+	MODULE_VERSION("$MODVERSION");
+	VERSION
+	sed -e "s/@NAME@/$NAME/" -e "s/@VERSION@/$VERSION/" \
+		"$TOP/scripts/package/dkms/dkms.conf.in" >"$PKGDIR/dkms.conf"
+	log "DKMS source package: $PKGDIR"
+}
+
+tarball() {
+	source_pkg
+	tar -C "$OUT/dkms" --owner=0 --group=0 --sort=name \
+		-czf "$OUT/dkms/$NAME-$VERSION.tar.gz" "$NAME-$VERSION"
+	log "DKMS tarball: $OUT/dkms/$NAME-$VERSION.tar.gz"
+}
+
+need_dkms() {
+	[ "$(id -u)" = 0 ] || die "dkms $1 needs root"
+	command -v dkms >/dev/null || die "no dkms: run 'make deps'"
+}
+
+install_pkg() {
+	need_dkms install
+	source_pkg
+	# Replace whatever an earlier install of this version left
+	dkms status -m "$NAME" -v "$VERSION" | grep -q . && remove_pkg
+	rm -rf "$SRCDIR"
+	cp -r "$PKGDIR" "$SRCDIR"
+	quiet dkms add -m "$NAME" -v "$VERSION"
+	quiet dkms build -m "$NAME" -v "$VERSION" -k "$DKMS_KVER"
+	quiet dkms install -m "$NAME" -v "$VERSION" -k "$DKMS_KVER"
+	log "installed: $(modinfo -k "$DKMS_KVER" -n rpcrdma)"
+}
+
+remove_pkg() {
+	need_dkms remove
+	if dkms status -m "$NAME" -v "$VERSION" | grep -q .; then
+		quiet dkms remove -m "$NAME" -v "$VERSION" --all
+	fi
+	rm -rf "$SRCDIR"
+	log "removed $NAME $VERSION; rpcrdma is now $(modinfo -k "$DKMS_KVER" -n rpcrdma)"
+}
+
+# The rpcrdma.ko files under $MODDIR, one path per line
+module_files() { find "$MODDIR" -name 'rpcrdma.ko*' | sort; }
+
+check() {
+	local stock installed passed=0 failed=0 ko
+	stock=$(module_files)
+	[ "$(printf '%s\n' "$stock" | wc -l)" = 1 ] ||
+		die "expected one rpcrdma.ko under $MODDIR before installing, found: $stock"
+	trap remove_pkg EXIT
+	install_pkg
+
+	installed=$(modinfo -k "$DKMS_KVER" -n rpcrdma)
+	expect() { # WHAT ACTUAL EXPECTED
+		if [ "$2" = "$3" ]; then
+			echo "dkms: ok $1"
+			passed=$((passed + 1))
+		else
+			echo "dkms: FAIL $1: expected '$3', got '$2'"
+			failed=$((failed + 1))
+		fi
+	}
+	case "$installed" in
+	"$MODDIR"/updates/dkms/rpcrdma.ko*) expect "modprobe picks updates/dkms" ok ok ;;
+	*) expect "modprobe picks updates/dkms" "$installed" "$MODDIR/updates/dkms/rpcrdma.ko*" ;;
+	esac
+	expect "rpcrdma.ko files after install" "$(module_files)" \
+		"$(printf '%s\n%s\n' "$stock" "$installed" | sort)"
+	expect "vermagic" "$(modinfo -F vermagic "$installed")" \
+		"$(modinfo -F vermagic "$stock")"
+	expect "version" "$(modinfo -F version "$installed")" "$MODVERSION"
+	expect "parameters (the same as make modules)" \
+		"$(modinfo -F parm "$installed")" \
+		"$(modinfo -F parm "$BUILD/module/rpcrdma.ko")"
+	expect "has svcrdma_max_req_size" \
+		"$(modinfo -F parm "$installed" | grep -c '^svcrdma_max_req_size:')" 1
+
+	# Boot the installed file, as installed, and mount through it
+	ko=$(mktemp -d)
+	case "$installed" in
+	*.xz) xz -dc "$installed" >"$ko/rpcrdma.ko" ;;
+	*.zst) zstd -qdc "$installed" >"$ko/rpcrdma.ko" ;;
+	*) cp "$installed" "$ko/rpcrdma.ko" ;;
+	esac
+	harness_env "$BUILD/dkms-e2e"
+	export RPCRDMA_OURS=$ko/rpcrdma.ko
+	if E2E_RUNS_FILE=$TOP/tools/testing/nfsrdma/dkms.runs \
+		"$TOP/tools/testing/nfsrdma/run.sh"; then
+		expect "VM mount with the installed module" ok ok
+	else
+		expect "VM mount with the installed module" failed ok
+	fi
+	expect "the VM ran the installed module" \
+		"$(tr -d '\r' <"$E2E_OUT/dkms-installed.log" | grep -c "^E2E: rpcrdma=ours .* version=$MODVERSION\$")" 1
+	rm -rf "$ko"
+
+	trap - EXIT
+	remove_pkg
+	expect "rpcrdma.ko files after remove" "$(module_files)" "$stock"
+	expect "modprobe picks the stock module again" \
+		"$(modinfo -k "$DKMS_KVER" -n rpcrdma)" "$stock"
+	expect "nothing left in /usr/src" "$(ls -d "$SRCDIR" 2>/dev/null)" ""
+	expect "nothing left in the dkms tree" \
+		"$(dkms status -m "$NAME" -v "$VERSION")" ""
+	echo "dkms: $passed passed, $failed failed"
+	[ $failed = 0 ]
+}
+
+case "${1:-}" in
+source) source_pkg ;;
+tarball) tarball ;;
+install) install_pkg ;;
+remove) remove_pkg ;;
+check) check ;;
+*) die "usage: dkms.sh source|tarball|install|remove|check" ;;
+esac
