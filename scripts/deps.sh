@@ -19,7 +19,8 @@ TOOLS=(build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
        cpio xz-utils rsync git python3 python3-ply python3-git perl sparse
        librdmacm-dev libibverbs-dev
        qemu-system-x86 busybox-static rdma-core ibverbs-providers iproute2
-       fio gnuplot-nox clang libclang-rt-14-dev dkms)
+       fio gnuplot-nox clang libclang-rt-14-dev dkms
+       python3-docutils)
 BACKPORTS_LIST=/etc/apt/sources.list.d/bookworm-backports.sources
 APT_UPDATED=
 

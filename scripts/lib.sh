@@ -64,3 +64,60 @@ harness_env() {
 	[ -f "$RPCRDMA_OURS" ] || die "no $RPCRDMA_OURS: run 'make modules'"
 	[ -x "$RPCRDMA_CM" ] || die "no $RPCRDMA_CM: run 'make tools'"
 }
+
+# build_warnings COMMIT DIR: build rpcrdma.ko of COMMIT in DIR with
+# module.sh (incrementally: only what changed is compiled) under sparse
+# (C=1) and W=1, and print the warnings of what was compiled, one per
+# line, without line numbers or build paths, so code that merely moved
+# does not count as new. Fails, showing the log, if the build fails.
+build_warnings() {
+	local commit=$1 dir=$2 log
+	log=$(mktemp)
+	if ! "$TOP/scripts/module.sh" "$commit" "$dir" C=1 W=1 >"$log" 2>&1; then
+		cat "$log" >&2
+		rm -f "$log"
+		return 1
+	fi
+	{ grep -E '(warning|error):' "$log" || true; } |
+		sed -E -e "s|$dir/src/||g" -e "s|$dir/include/||g" \
+		       -e 's/:[0-9]+:[0-9]+:/:/' -e 's/:[0-9]+:/:/' | sort -u
+	rm -f "$log"
+}
+
+# kernel_doc_of COMMIT FILE...: the kernel-doc -Wall warnings of COMMIT's
+# version of the files, without line numbers, one per line
+kernel_doc_of() {
+	local commit=$1 tmp
+	shift
+	[ $# -gt 0 ] || return 0
+	tmp=$(mktemp -d)
+	tgit archive "$commit" -- "$@" | tar -x -C "$tmp"
+	(cd "$tmp" && perl "$TREE/scripts/kernel-doc" -none -Wall "$@" 2>&1 || true) |
+		sed -E 's/:[0-9]+: /: /' | sort -u
+	rm -rf "$tmp"
+}
+
+# rst_problems COMMIT FILE...: what docutils reports about COMMIT's
+# version of the reStructuredText files (nothing when they are clean).
+# Sphinx's own directives are not docutils', so leave index.rst out.
+rst_problems() {
+	local commit=$1 tmp
+	shift
+	[ $# -gt 0 ] || return 0
+	tmp=$(mktemp -d)
+	tgit archive "$commit" -- "$@" | tar -x -C "$tmp"
+	(cd "$tmp" && /usr/bin/python3 - "$@") <<'PY' || true
+import sys
+import docutils.core
+import docutils.utils
+
+for path in sys.argv[1:]:
+    try:
+        docutils.core.publish_doctree(
+            open(path, encoding="utf-8").read(), source_path=path,
+            settings_overrides={"report_level": 2, "halt_level": 2})
+    except docutils.utils.SystemMessage as e:
+        print(f"{path}: {e}")
+PY
+	rm -rf "$tmp"
+}

@@ -3,8 +3,12 @@
 #
 # Export the series as git format-patch mail with a cover letter to
 # $OUT/patchset, then prove it: checkpatch --strict is clean, git am
-# applies it to a pristine base and yields our tree, and
-# net/sunrpc/xprtrdma builds after every patch.
+# applies it to a pristine base and yields our tree, and after every
+# patch net/sunrpc/xprtrdma builds with no sparse or W=1 warning the
+# base does not have, the kernel-doc of the files the patch adds is
+# clean and that of the files it changes gains no warning, and the
+# documents it adds or changes parse with docutils. A failure names the
+# patch.
 
 . "$(dirname "$0")/lib.sh"
 load_base
@@ -69,13 +73,41 @@ apply_to_pristine() {
 	echo "git am: the series applies to pristine $BASE_VERSION and reproduces the tree"
 }
 
+# check_docs COMMIT: what is wrong with the kernel-doc and the documents
+# of one patch (nothing when all is well)
+check_docs() {
+	local c=$1 added changed docs
+	mapfile -t added < <(tgit diff --name-only --diff-filter=A "$c^" "$c" -- '*.c' '*.h')
+	mapfile -t changed < <(tgit diff --name-only --diff-filter=M "$c^" "$c" -- '*.c' '*.h')
+	mapfile -t docs < <(tgit diff --name-only --diff-filter=AM "$c^" "$c" -- \
+		'Documentation/*.rst' | grep -v '/index\.rst$' || true)
+	kernel_doc_of "$c" "${added[@]}"
+	comm -13 <(kernel_doc_of "$c^" "${changed[@]}") <(kernel_doc_of "$c" "${changed[@]}")
+	rst_problems "$c" "${docs[@]}"
+}
+
 build_each_patch() {
-	local c n=0
+	local c n=0 what base new
+	# The pristine base, from scratch: the warnings every patch may keep
+	rm -rf "$BUILD/patchset-build"
+	base=$(build_warnings base "$BUILD/patchset-build") ||
+		die "the pristine base does not build"
 	for c in $(git -C "$AMTREE" rev-list --reverse base..HEAD); do
 		n=$((n + 1))
-		"$TOP/scripts/module.sh" "$c" "$BUILD/patchset-build" >/dev/null ||
-			die "net/sunrpc/xprtrdma does not build after patch $n: $(tgit log -1 --format=%s "$c")"
-		echo "build after patch $n: ok ($(tgit log -1 --format=%s "$c"))"
+		what="patch $n ($(tgit log -1 --format=%s "$c"))"
+		new=$(build_warnings "$c" "$BUILD/patchset-build") ||
+			die "$what: net/sunrpc/xprtrdma does not build"
+		new=$(comm -13 <(printf '%s\n' "$base") <(printf '%s\n' "$new") | sed '/^$/d')
+		if [ -n "$new" ]; then
+			printf '%s\n' "$new"
+			die "$what: new sparse or W=1 warnings"
+		fi
+		new=$(check_docs "$c")
+		if [ -n "$new" ]; then
+			printf '%s\n' "$new"
+			die "$what: kernel-doc or rst problems"
+		fi
+		echo "$what: builds; no new sparse, W=1 or kernel-doc warning; rst clean"
 	done
 }
 

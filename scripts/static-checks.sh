@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build net/sunrpc/xprtrdma of the pristine base and of the series with
-# sparse (C=1) and extra warnings (W=1), and fail if the series adds any
-# warning. Warnings are compared without line numbers, so code that
-# merely moved does not count as new.
+# Static checks of the whole series: kernel-doc of the files it adds is
+# clean and the upstream files it changes gain no kernel-doc warning; the
+# documents it adds parse with docutils; and net/sunrpc/xprtrdma, built
+# with sparse (C=1) and extra warnings (W=1), has no warning the
+# pristine base does not have. Warnings are compared without line
+# numbers, so code that merely moved does not count as new. make
+# patchset runs the same checks after each patch.
 
 . "$(dirname "$0")/lib.sh"
 load_base
@@ -13,18 +16,8 @@ OUTDIR=$BUILD/static
 
 # Build one commit from scratch; print its warnings, normalised
 warnings_of() {
-	local commit=$1 dir=$OUTDIR/$2 log
-	rm -rf "$dir"
-	log=$(mktemp)
-	if ! "$TOP/scripts/module.sh" "$commit" "$dir" C=1 W=1 >"$log" 2>&1; then
-		cat "$log" >&2
-		rm -f "$log"
-		die "the W=1 C=1 build of $2 failed"
-	fi
-	{ grep -E '(warning|error):' "$log" || true; } |
-		sed -E -e "s|$dir/src/||g" -e "s|$dir/include/||g" \
-		       -e 's/:[0-9]+:[0-9]+:/:/' -e 's/:[0-9]+:/:/' | sort -u
-	rm -f "$log"
+	rm -rf "${OUTDIR:?}/$2"
+	build_warnings "$1" "$OUTDIR/$2" || die "the W=1 C=1 build of $2 failed"
 }
 
 # kernel-doc of the files the series adds: complete, and warning-free
@@ -37,11 +30,40 @@ check_kernel_doc() {
 		die "kernel-doc reports problems in new files"
 	fi
 	echo "kernel-doc: clean (${files[*]})"
+	check_kernel_doc_changed
+}
+
+# The upstream files the series changes gain no kernel-doc warning
+check_kernel_doc_changed() {
+	local files new
+	mapfile -t files < <(git -C "$TREE" diff --name-only --diff-filter=M base HEAD -- '*.c' '*.h')
+	new=$(comm -13 <(kernel_doc_of base "${files[@]}") <(kernel_doc_of HEAD "${files[@]}"))
+	if [ -n "$new" ]; then
+		printf '%s\n' "$new"
+		die "kernel-doc: new warnings in files the series changes"
+	fi
+	echo "kernel-doc: no new warnings in the ${#files[@]} upstream files the series changes"
+}
+
+# The reStructuredText the series adds or changes parses with docutils
+# without a warning (index.rst, with Sphinx's toctree, is left to
+# "make htmldocs")
+check_rst() {
+	local files out
+	mapfile -t files < <(git -C "$TREE" diff --name-only --diff-filter=AM base HEAD -- \
+		'Documentation/*.rst' | grep -v '/index\.rst$' || true)
+	out=$(rst_problems HEAD "${files[@]}")
+	if [ -n "$out" ]; then
+		printf '%s\n' "$out"
+		die "rst: docutils reports problems"
+	fi
+	echo "rst: clean (${files[*]:-no documents changed})"
 }
 
 main() {
 	local base head new
 	check_kernel_doc
+	check_rst
 	command -v sparse >/dev/null || die "sparse is not installed: run 'make deps'"
 	log "W=1 C=1 build of the pristine base"
 	base=$(warnings_of base base)
