@@ -76,7 +76,7 @@ fuzz: deps
 static: tree
 	@scripts/static-checks.sh
 
-## patchset: export the series to out/patchset and verify it
+## patchset: export the series to out/patchset and check each patch (SIGNOFF="Name <addr>" signs it)
 patchset: tree
 	@scripts/patchset.sh
 

@@ -14,6 +14,10 @@
 load_base
 
 DEST=$OUT/patchset
+# The author and Signed-off-by of every commit until someone posts it
+PLACEHOLDER='NFS/RDMA developers <nfs-rdma@example.org>'
+# make patchset SIGNOFF="Name <address>" puts a real one in the mails
+SIGNOFF=${SIGNOFF:-}
 AMTREE=$BUILD/patchset-check
 # New files are covered by the existing net/sunrpc/ and
 # include/linux/sunrpc/ MAINTAINERS entries; see patches/cover-letter.
@@ -35,6 +39,21 @@ text = text.replace("*** SUBJECT HERE ***", subject)
 text = text.replace("*** BLURB HERE ***", blurb)
 open(path, "w").write(text)
 PY
+	if [ -n "$SIGNOFF" ]; then
+		case "$SIGNOFF" in
+		*?' <'?*@?*'>') ;;
+		*) die "SIGNOFF='$SIGNOFF': use SIGNOFF=\"Full Name <address>\"" ;;
+		esac
+		# sed replacement text: escape \, & and the | delimiter
+		local repl
+		repl=$(printf '%s' "$SIGNOFF" | sed -e 's/[\\&|]/\\&/g')
+		sed -i -e "s|^From: $PLACEHOLDER\$|From: $repl|" \
+		       -e "s|^Signed-off-by: $PLACEHOLDER\$|Signed-off-by: $repl|" "$DEST"/*.patch
+		echo "patchset: author and Signed-off-by set to $SIGNOFF"
+	else
+		echo "patchset: author and Signed-off-by are the placeholder '$PLACEHOLDER';" \
+			"make patchset SIGNOFF=\"Name <address>\" puts yours in"
+	fi
 	PATCHES=()
 	for p in "$DEST"/[0-9][0-9][0-9][0-9]-*.patch; do
 		case "$p" in */0000-cover-letter.patch) ;; *) PATCHES+=("$p") ;; esac
