@@ -101,7 +101,7 @@ dkms-uninstall:
 dkms-check: modules tools
 	@scripts/dkms.sh check
 
-## install: without DKMS, put rpcrdma.ko in /lib/modules/<kver>/updates (KVER=...)
+## install: without DKMS, put rpcrdma.ko in /lib/modules/<kver>/updates (INSTALL_KVER=...)
 install: modules
 	@scripts/install.sh install
 

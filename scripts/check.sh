@@ -31,10 +31,11 @@ step() {
 	return "$rc"
 }
 
-# Add the counts of a runner's "N passed, N failed" line to ours
+# Add the counts of a runner's "N passed, N failed" line to ours (the
+# last one, or with PREFIX the last one that starts with "PREFIX: ")
 count_runner() {
 	local name=$1 line p f
-	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$LOGDIR/$name.log" | tail -n 1 || true)
+	line=$(grep -E "^${2:+$2: }.*[0-9]+ passed, [0-9]+ failed" "$LOGDIR/$name.log" | tail -n 1 || true)
 	[ -n "$line" ] || { fail "$name (no result line)"; return; }
 	p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+')
 	f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+')
@@ -102,7 +103,7 @@ else
 fi
 
 main() {
-	local rc=0 before
+	local rc=0 before s
 	mkdir -p "$LOGDIR"
 
 	step deps make -s -C "$TOP" deps || { fail deps; summary; }
@@ -134,11 +135,15 @@ main() {
 	step e2e-stock check_stock_fails || true
 	count_runner e2e-stock
 
-	# Installing on a host: make install and DKMS, each undone again
-	step install make -s -C "$TOP" install-check || true
-	count_runner install
-	step dkms make -s -C "$TOP" dkms-check || true
-	count_runner dkms
+	# Installing on a host: make install and DKMS, each undone again.
+	# A script that died after its last check still counts as failed.
+	for s in install dkms; do
+		before=$FAILED
+		rc=0
+		step $s make -s -C "$TOP" $s-check || rc=$?
+		count_runner $s $s
+		[ "$rc" = 0 ] || [ "$FAILED" -gt "$before" ] || fail "$s (exit status $rc)"
+	done
 
 	# The benchmark's plumbing, never its speed
 	if step bench-quick make -s -C "$TOP" bench QUICK=1; then

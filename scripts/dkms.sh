@@ -60,22 +60,33 @@ need_dkms() {
 	command -v dkms >/dev/null || die "no dkms: run 'make deps'"
 }
 
+registered() { [ -n "$(dkms status -m "$NAME" -v "$VERSION")" ]; }
+
 install_pkg() {
+	local got
 	need_dkms install
+	# Two rpcrdma.ko in updates/ would leave depmod to pick one
+	[ -z "$(find "$MODDIR/updates" -maxdepth 1 -name 'rpcrdma.ko*' 2>/dev/null)" ] ||
+		die "'make install' put an rpcrdma.ko in $MODDIR/updates: 'make uninstall' first"
 	source_pkg
 	# Replace whatever an earlier install of this version left
-	dkms status -m "$NAME" -v "$VERSION" | grep -q . && remove_pkg
+	if registered; then remove_pkg; fi
 	rm -rf "$SRCDIR"
 	cp -r "$PKGDIR" "$SRCDIR"
 	quiet dkms add -m "$NAME" -v "$VERSION"
 	quiet dkms build -m "$NAME" -v "$VERSION" -k "$DKMS_KVER"
 	quiet dkms install -m "$NAME" -v "$VERSION" -k "$DKMS_KVER"
-	log "installed: $(modinfo -k "$DKMS_KVER" -n rpcrdma)"
+	# dkms exits 0 even when its version check skipped the module
+	got=$(modinfo -k "$DKMS_KVER" -n rpcrdma)
+	case "$got" in
+	"$MODDIR"/updates/dkms/rpcrdma.ko*) log "installed: $got" ;;
+	*) die "dkms install left modprobe with $got: see 'dkms status' and /var/lib/dkms/$NAME" ;;
+	esac
 }
 
 remove_pkg() {
 	need_dkms remove
-	if dkms status -m "$NAME" -v "$VERSION" | grep -q .; then
+	if registered; then
 		quiet dkms remove -m "$NAME" -v "$VERSION" --all
 	fi
 	rm -rf "$SRCDIR"
@@ -88,7 +99,7 @@ module_files() { find "$MODDIR" -name 'rpcrdma.ko*' | sort; }
 check() {
 	local stock installed passed=0 failed=0 ko
 	stock=$(module_files)
-	[ "$(printf '%s\n' "$stock" | wc -l)" = 1 ] ||
+	[ -n "$stock" ] && [ "$(printf '%s\n' "$stock" | wc -l)" = 1 ] ||
 		die "expected one rpcrdma.ko under $MODDIR before installing, found: $stock"
 	trap remove_pkg EXIT
 	install_pkg
@@ -119,14 +130,15 @@ check() {
 		"$(modinfo -F parm "$installed" | grep -c '^svcrdma_max_req_size:')" 1
 
 	# Boot the installed file, as installed, and mount through it
-	ko=$(mktemp -d)
-	case "$installed" in
-	*.xz) xz -dc "$installed" >"$ko/rpcrdma.ko" ;;
-	*.zst) zstd -qdc "$installed" >"$ko/rpcrdma.ko" ;;
-	*) cp "$installed" "$ko/rpcrdma.ko" ;;
-	esac
 	harness_env "$BUILD/dkms-e2e"
-	export RPCRDMA_OURS=$ko/rpcrdma.ko
+	mkdir -p "$E2E_OUT"
+	ko=$E2E_OUT/rpcrdma.ko
+	case "$installed" in
+	*.xz) xz -dc "$installed" >"$ko" ;;
+	*.zst) zstd -qdc "$installed" >"$ko" ;;
+	*) cp "$installed" "$ko" ;;
+	esac
+	export RPCRDMA_OURS=$ko
 	if E2E_RUNS_FILE=$TOP/tools/testing/nfsrdma/dkms.runs \
 		"$TOP/tools/testing/nfsrdma/run.sh"; then
 		expect "VM mount with the installed module" ok ok
@@ -135,7 +147,6 @@ check() {
 	fi
 	expect "the VM ran the installed module" \
 		"$(tr -d '\r' <"$E2E_OUT/dkms-installed.log" | grep -c "^E2E: rpcrdma=ours .* version=$MODVERSION\$")" 1
-	rm -rf "$ko"
 
 	trap - EXIT
 	remove_pkg

@@ -17,7 +17,7 @@ MODDIR=/lib/modules/$INSTALL_KVER
 DEST=$MODDIR/updates/rpcrdma.ko
 KO=$BUILD/module/rpcrdma.ko
 
-[ "$(id -u)" = 0 ] || die "make $1 needs root"
+[ "$(id -u)" = 0 ] || die "make ${1:-install} needs root"
 [ -d "$MODDIR/kernel" ] || die "no kernel $INSTALL_KVER in /lib/modules"
 
 install_ko() {

@@ -78,7 +78,7 @@ build_warnings() {
 		rm -f "$log"
 		return 1
 	fi
-	{ grep -E '(warning|error):' "$log" || true; } |
+	{ grep -E '(warning|error):|^WARNING: modpost:' "$log" || true; } |
 		sed -E -e "s|$dir/src/||g" -e "s|$dir/include/||g" \
 		       -e 's/:[0-9]+:[0-9]+:/:/' -e 's/:[0-9]+:/:/' | sort -u
 	rm -f "$log"
@@ -90,8 +90,10 @@ kernel_doc_of() {
 	local commit=$1 tmp
 	shift
 	[ $# -gt 0 ] || return 0
+	[ -f "$TREE/scripts/kernel-doc" ] || die "no scripts/kernel-doc in $TREE"
 	tmp=$(mktemp -d)
 	tgit archive "$commit" -- "$@" | tar -x -C "$tmp"
+	# kernel-doc's exit status counts warnings; its output says what they are
 	(cd "$tmp" && perl "$TREE/scripts/kernel-doc" -none -Wall "$@" 2>&1 || true) |
 		sed -E 's/:[0-9]+: /: /' | sort -u
 	rm -rf "$tmp"
@@ -104,9 +106,12 @@ rst_problems() {
 	local commit=$1 tmp
 	shift
 	[ $# -gt 0 ] || return 0
+	/usr/bin/python3 -c 'import docutils' 2>/dev/null ||
+		die "python3-docutils is not installed: run 'make deps'"
 	tmp=$(mktemp -d)
 	tgit archive "$commit" -- "$@" | tar -x -C "$tmp"
-	(cd "$tmp" && /usr/bin/python3 - "$@") <<'PY' || true
+	# Problems are printed; a crash is one too
+	(cd "$tmp" && /usr/bin/python3 - "$@") <<'PY' || echo "rst: docutils could not check $*"
 import sys
 import docutils.core
 import docutils.utils

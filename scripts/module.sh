@@ -47,7 +47,7 @@ main() {
 	rm -rf "$OUTDIR/include.new"
 
 	make -s -C "$HEADERS_DIR" M="$src/net/sunrpc/xprtrdma" \
-		NOSTDINC_FLAGS="-I$OUTDIR/include" -j"$(nproc)" "$@" modules
+		NOSTDINC_FLAGS="-nostdinc -I$OUTDIR/include" -j"$(nproc)" "$@" modules
 	ko=$src/net/sunrpc/xprtrdma/rpcrdma.ko
 	[ -f "$ko" ] || die "no rpcrdma.ko was built"
 	ln -sf "$ko" "$OUTDIR/rpcrdma.ko"

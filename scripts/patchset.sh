@@ -23,6 +23,31 @@ AMTREE=$BUILD/patchset-check
 # include/linux/sunrpc/ MAINTAINERS entries; see patches/cover-letter.
 CHECKPATCH_IGNORE=FILE_PATH_CHANGES
 
+# sign_off MAIL...: put $SIGNOFF for the placeholder in the From: header
+# (quoted or RFC 2047 encoded as the name needs) and the Signed-off-by
+sign_off() {
+	python3 - "$PLACEHOLDER" "$SIGNOFF" "$@" <<'PY'
+import email.utils
+import re
+import sys
+
+placeholder, signoff, *paths = sys.argv[1:]
+name, addr = email.utils.parseaddr(signoff)
+if not name or not re.fullmatch(r"[^@\s<>]+@[^@\s<>]+", addr):
+    sys.exit(1)
+header = email.utils.formataddr((name, addr), charset="utf-8")
+trailer = f"{name} <{addr}>"
+for path in paths:
+    lines = open(path, encoding="utf-8").read().split("\n")
+    for i, line in enumerate(lines):
+        if line == f"From: {placeholder}":
+            lines[i] = f"From: {header}"
+        elif line == f"Signed-off-by: {placeholder}":
+            lines[i] = f"Signed-off-by: {trailer}"
+    open(path, "w", encoding="utf-8").write("\n".join(lines))
+PY
+}
+
 export_series() {
 	local cover subject p
 	rm -rf "$DEST"
@@ -30,25 +55,24 @@ export_series() {
 		-o "$DEST" base..HEAD
 	cover=$(ls "$DEST"/0000-cover-letter.patch)
 	subject=$(head -n 1 "$TOP/patches/cover-letter")
-	python3 - "$cover" "$subject" "$TOP/patches/cover-letter" <<'PY'
+	python3 - "$cover" "$subject" "$TOP/patches/cover-letter" "$SIGNOFF" <<'PY'
 import sys
-path, subject, blurb_file = sys.argv[1:]
+path, subject, blurb_file, signoff = sys.argv[1:]
 blurb = open(blurb_file).read().split("\n", 1)[1].strip("\n")
+if signoff:
+    # The paragraph about the placeholder has done its job
+    blurb = "\n\n".join(p for p in blurb.split("\n\n")
+                        if "placeholder" not in p)
 text = open(path).read()
 text = text.replace("*** SUBJECT HERE ***", subject)
 text = text.replace("*** BLURB HERE ***", blurb)
 open(path, "w").write(text)
 PY
 	if [ -n "$SIGNOFF" ]; then
-		case "$SIGNOFF" in
-		*?' <'?*@?*'>') ;;
-		*) die "SIGNOFF='$SIGNOFF': use SIGNOFF=\"Full Name <address>\"" ;;
-		esac
-		# sed replacement text: escape \, & and the | delimiter
-		local repl
-		repl=$(printf '%s' "$SIGNOFF" | sed -e 's/[\\&|]/\\&/g')
-		sed -i -e "s|^From: $PLACEHOLDER\$|From: $repl|" \
-		       -e "s|^Signed-off-by: $PLACEHOLDER\$|Signed-off-by: $repl|" "$DEST"/*.patch
+		sign_off "$DEST"/*.patch ||
+			die "SIGNOFF='$SIGNOFF': use SIGNOFF=\"Full Name <address>\""
+		! grep -l "$PLACEHOLDER" "$DEST"/*.patch ||
+			die "SIGNOFF: the placeholder is still in the files above"
 		echo "patchset: author and Signed-off-by set to $SIGNOFF"
 	else
 		echo "patchset: author and Signed-off-by are the placeholder '$PLACEHOLDER';" \
@@ -121,7 +145,7 @@ build_each_patch() {
 			printf '%s\n' "$new"
 			die "$what: new sparse or W=1 warnings"
 		fi
-		new=$(check_docs "$c")
+		new=$(check_docs "$c") || die "$what: the kernel-doc and rst checks could not run"
 		if [ -n "$new" ]; then
 			printf '%s\n' "$new"
 			die "$what: kernel-doc or rst problems"

@@ -132,12 +132,13 @@ install_modules() {
 	# The stock module is the kernel's own, even when an rpcrdma.ko
 	# installed under updates/ (make dkms-install) outranks it
 	rm "$ROOT/lib/modules/e2e/rpcrdma.ko"
-	f=$(find "$MODDIR/kernel/net/sunrpc/xprtrdma" -name 'rpcrdma.ko*')
+	f=$(find "$MODDIR/kernel/net/sunrpc/xprtrdma" -name 'rpcrdma.ko*' 2>/dev/null || true)
+	[ -n "$f" ] || die "no stock rpcrdma.ko under $MODDIR/kernel"
 	case "$f" in
 	*.ko.xz) xz -dc "$f" ;;
 	*.ko.zst) zstd -qdc "$f" ;;
 	*) cat "$f" ;;
-	esac >"$ROOT/lib/modules/e2e/rpcrdma-stock.ko" || die "no stock rpcrdma.ko in $MODDIR/kernel"
+	esac >"$ROOT/lib/modules/e2e/rpcrdma-stock.ko" || die "cannot unpack $f"
 	strip --strip-debug -o "$ROOT/lib/modules/e2e/rpcrdma-ours.ko" "$RPCRDMA_OURS"
 }
 
