@@ -16,6 +16,7 @@ INSTALL_KVER=${INSTALL_KVER:-$KVER}
 MODDIR=/lib/modules/$INSTALL_KVER
 DEST=$MODDIR/updates/rpcrdma.ko
 KO=$BUILD/module/rpcrdma.ko
+CHECK_NAME=install
 
 [ "$(id -u)" = 0 ] || die "make ${1:-install} needs root"
 [ -d "$MODDIR/kernel" ] || die "no kernel $INSTALL_KVER in /lib/modules"
@@ -51,7 +52,7 @@ uninstall_ko() {
 
 # Install, check what modprobe would load, uninstall, check again
 check_ko() {
-	local stock passed=0 failed=0
+	local stock
 	stock=$(modinfo -k "$INSTALL_KVER" -n rpcrdma)
 	case "$stock" in
 	"$MODDIR"/kernel/*) ;;
@@ -59,15 +60,6 @@ check_ko() {
 	esac
 	trap uninstall_ko EXIT
 	install_ko
-	expect() { # WHAT ACTUAL EXPECTED
-		if [ "$2" = "$3" ]; then
-			echo "install: ok $1"
-			passed=$((passed + 1))
-		else
-			echo "install: FAIL $1: expected '$3', got '$2'"
-			failed=$((failed + 1))
-		fi
-	}
 	expect "modprobe picks updates/" "$(modinfo -k "$INSTALL_KVER" -n rpcrdma)" "$DEST"
 	expect "the installed file is the built one" "$(cmp -s "$KO" "$DEST" && echo same)" same
 	trap - EXIT
@@ -75,8 +67,7 @@ check_ko() {
 	expect "modprobe picks the stock module again" \
 		"$(modinfo -k "$INSTALL_KVER" -n rpcrdma)" "$stock"
 	expect "nothing left in updates/" "$(ls "$DEST" 2>/dev/null)" ""
-	echo "install: $passed passed, $failed failed"
-	[ $failed = 0 ]
+	expect_summary
 }
 
 case "${1:-}" in

@@ -126,3 +126,37 @@ for path in sys.argv[1:]:
 PY
 	rm -rf "$tmp"
 }
+
+# doc_problems FROM TO: what is wrong with the kernel-doc and documents
+# between two commits of $TREE (nothing when all is well): the files TO
+# adds must have clean kernel-doc, the ones it changes must gain no
+# kernel-doc warning, and its reStructuredText must parse
+doc_problems() {
+	local from=$1 to=$2 added changed docs
+	mapfile -t added < <(tgit diff --name-only --diff-filter=A "$from" "$to" -- '*.c' '*.h')
+	mapfile -t changed < <(tgit diff --name-only --diff-filter=M "$from" "$to" -- '*.c' '*.h')
+	mapfile -t docs < <(tgit diff --name-only --diff-filter=AM "$from" "$to" -- \
+		'Documentation/*.rst' | grep -v '/index\.rst$' || true)
+	kernel_doc_of "$to" "${added[@]}"
+	comm -13 <(kernel_doc_of "$from" "${changed[@]}") <(kernel_doc_of "$to" "${changed[@]}")
+	rst_problems "$to" "${docs[@]}"
+}
+
+# A checking script's verdicts: expect WHAT ACTUAL EXPECTED prints
+# "$CHECK_NAME: ok WHAT" or "... FAIL WHAT: ..." and counts it;
+# expect_summary prints the "N passed, N failed" line and fails if any did
+CHECK_PASSED=0
+CHECK_FAILED=0
+expect() {
+	if [ "$2" = "$3" ]; then
+		echo "$CHECK_NAME: ok $1"
+		CHECK_PASSED=$((CHECK_PASSED + 1))
+	else
+		echo "$CHECK_NAME: FAIL $1: expected '$3', got '$2'"
+		CHECK_FAILED=$((CHECK_FAILED + 1))
+	fi
+}
+expect_summary() {
+	echo "$CHECK_NAME: $CHECK_PASSED passed, $CHECK_FAILED failed"
+	[ "$CHECK_FAILED" = 0 ]
+}

@@ -116,19 +116,6 @@ apply_to_pristine() {
 	echo "git am: the series applies to pristine $BASE_VERSION and reproduces the tree"
 }
 
-# check_docs COMMIT: what is wrong with the kernel-doc and the documents
-# of one patch (nothing when all is well)
-check_docs() {
-	local c=$1 added changed docs
-	mapfile -t added < <(tgit diff --name-only --diff-filter=A "$c^" "$c" -- '*.c' '*.h')
-	mapfile -t changed < <(tgit diff --name-only --diff-filter=M "$c^" "$c" -- '*.c' '*.h')
-	mapfile -t docs < <(tgit diff --name-only --diff-filter=AM "$c^" "$c" -- \
-		'Documentation/*.rst' | grep -v '/index\.rst$' || true)
-	kernel_doc_of "$c" "${added[@]}"
-	comm -13 <(kernel_doc_of "$c^" "${changed[@]}") <(kernel_doc_of "$c" "${changed[@]}")
-	rst_problems "$c" "${docs[@]}"
-}
-
 build_each_patch() {
 	local c n=0 what base new
 	# The pristine base, from scratch: the warnings every patch may keep
@@ -145,7 +132,7 @@ build_each_patch() {
 			printf '%s\n' "$new"
 			die "$what: new sparse or W=1 warnings"
 		fi
-		new=$(check_docs "$c") || die "$what: the kernel-doc and rst checks could not run"
+		new=$(doc_problems "$c^" "$c") || die "$what: the kernel-doc and rst checks could not run"
 		if [ -n "$new" ]; then
 			printf '%s\n' "$new"
 			die "$what: kernel-doc or rst problems"

@@ -115,11 +115,16 @@ PW
 # Decompress modules (busybox insmod wants plain ELF) and write the load
 # order, one file name per line, to /modules.list
 install_modules() {
-	local m f n
+	local m f n stock
 	[ -s "$MODDIR/modules.dep" ] || die "no $MODDIR/modules.dep: is linux-image-$KVER installed?"
+	# The stock rpcrdma.ko is the kernel's own, even when one installed
+	# under updates/ (make install, DKMS) is what modprobe would pick
+	stock=$(find "$MODDIR/kernel/net/sunrpc/xprtrdma" -name 'rpcrdma.ko*' 2>/dev/null || true)
+	[ -n "$stock" ] || die "no stock rpcrdma.ko under $MODDIR/kernel"
 	for m in $MODULES; do
 		modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
 	done | awk '!seen[$0]++' | while read -r f; do
+		case "${f##*/}" in rpcrdma.ko*) f=$stock ;; esac
 		n=${f##*/}
 		case "$n" in
 		*.ko.xz) n=${n%.xz}; xz -dc "$f" >"$ROOT/lib/modules/e2e/$n" ;;
@@ -129,16 +134,7 @@ install_modules() {
 		echo "$n"
 	done >"$ROOT/modules.list"
 	grep -qx rpcrdma.ko "$ROOT/modules.list" || die "rpcrdma.ko is not in the module list"
-	# The stock module is the kernel's own, even when an rpcrdma.ko
-	# installed under updates/ (make dkms-install) outranks it
-	rm "$ROOT/lib/modules/e2e/rpcrdma.ko"
-	f=$(find "$MODDIR/kernel/net/sunrpc/xprtrdma" -name 'rpcrdma.ko*' 2>/dev/null || true)
-	[ -n "$f" ] || die "no stock rpcrdma.ko under $MODDIR/kernel"
-	case "$f" in
-	*.ko.xz) xz -dc "$f" ;;
-	*.ko.zst) zstd -qdc "$f" ;;
-	*) cat "$f" ;;
-	esac >"$ROOT/lib/modules/e2e/rpcrdma-stock.ko" || die "cannot unpack $f"
+	mv "$ROOT/lib/modules/e2e/rpcrdma.ko" "$ROOT/lib/modules/e2e/rpcrdma-stock.ko"
 	strip --strip-debug -o "$ROOT/lib/modules/e2e/rpcrdma-ours.ko" "$RPCRDMA_OURS"
 }
 

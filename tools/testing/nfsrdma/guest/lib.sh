@@ -65,6 +65,21 @@ is_mounted() { grep -q " $1 " /proc/mounts; }
 
 nfsd_running() { [ "$(cat /proc/fs/nfsd/threads 2>/dev/null)" -gt 0 ] 2>/dev/null; }
 
+# nfsd_up: start nfsd's threads and its RDMA listener
+nfsd_up() {
+	echo 4 >/proc/fs/nfsd/threads || fail "nfsd: cannot start threads"
+	echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist || fail "nfsd: cannot listen on rdma $E2E_PORT"
+}
+
+# nfsd_restart [CMD...]: stop nfsd, which closes every connection, run
+# CMD (to change a setting or the module), and start it again. The
+# caller decides whether to wait out the grace period.
+nfsd_restart() {
+	echo 0 >/proc/fs/nfsd/threads || fail "nfsd: cannot stop"
+	[ $# = 0 ] || "$@"
+	nfsd_up
+}
+
 # nfsd_start: export a tmpfs over RDMA, NFSv3 and NFSv4; idempotent
 nfsd_start() {
 	nfsd_running && return 0
@@ -85,8 +100,7 @@ nfsd_start() {
 	echo 10 >/proc/fs/nfsd/nfsv4leasetime
 	echo 10 >/proc/fs/nfsd/nfsv4gracetime
 	echo "+3 +4.1" >/proc/fs/nfsd/versions || fail "nfsd versions"
-	echo 4 >/proc/fs/nfsd/threads || fail "nfsd threads"
-	echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist || fail "nfsd: cannot listen on rdma $E2E_PORT"
+	nfsd_up
 	# Skip the grace period, or every OPEN waits it out
 	echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
 	say "nfsd serving /export over rdma port $E2E_PORT"

@@ -28,20 +28,22 @@ fi
 [ "$E2E_RPCRDMA" = ours ] || fail "the bench boots with our module and swaps in the stock one"
 MODULE=ours
 
-# use_module ours|stock: reload rpcrdma.ko with nfsd stopped
-use_module() {
+# swap_module ours|stock: with nfsd stopped, reload rpcrdma.ko
+swap_module() {
 	local i=0
-	[ "$MODULE" = "$1" ] && return 0
-	echo 0 >/proc/fs/nfsd/threads || fail "cannot stop nfsd"
 	until rmmod rpcrdma 2>/dev/null; do
 		i=$((i + 1))
 		[ $i -lt 30 ] || fail "cannot unload rpcrdma (refcnt $(cat /sys/module/rpcrdma/refcnt))"
 		sleep 1
 	done
 	insmod /lib/modules/e2e/rpcrdma-$1.ko || fail "cannot load the $1 rpcrdma.ko"
+}
+
+# use_module ours|stock: nfsd on that rpcrdma.ko
+use_module() {
+	[ "$MODULE" = "$1" ] && return 0
+	nfsd_restart swap_module "$1"
 	MODULE=$1
-	echo 4 >/proc/fs/nfsd/threads || fail "cannot restart nfsd"
-	echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist || fail "nfsd: no rdma listener"
 	echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
 }
 

@@ -9,12 +9,11 @@ local_nfsd
 nfs_mount 4.1 /mnt/rc
 f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
 expect_eq "first connection: client_to_server" "$(field client_to_server <"$f")" 4096
-echo 0 >/proc/fs/nfsd/threads
+# New values apply to the next connection, which the restart forces
 echo 16384 >$sys/svc_rdma/max_req_size
 echo 8192 >$sys/rdma_max_inline_read
 echo 65536 >$sys/rdma_max_inline_write
-echo 4 >/proc/fs/nfsd/threads || fail "nfsd restart"
-echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist 2>/dev/null
+nfsd_restart
 echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
 run ls -l /mnt/rc
 i=0
