@@ -10,105 +10,189 @@
 # the archive offers, say so, and install headers and image of that same
 # version. Later steps read the chosen version from $BUILD/base.env, so
 # the build follows without hand edits.
+#
+# Every way this script can stop says what it was doing and why, on a
+# line starting with "ERROR: deps:". scripts/test-deps.sh drives each of
+# them with stand-ins for dpkg-query, apt-cache, apt-get and id.
 
 . "$(dirname "$0")/lib.sh"
 
 : "${BASE_PKG_VERSION:?set by the top-level Makefile}"
 
+# Where apt's configuration lives; the tests point it elsewhere
+APT_ETC=${DEPS_APT_ETC:-/etc/apt}
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
 TOOLS=(build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
        cpio xz-utils rsync git python3 python3-ply python3-git perl sparse
-       librdmacm-dev libibverbs-dev
+       librdmacm-dev libibverbs-dev ibverbs-utils
        qemu-system-x86 busybox-static rdma-core ibverbs-providers iproute2
-       fio gnuplot-nox clang libclang-rt-14-dev dkms
-       python3-docutils)
-BACKPORTS_LIST=/etc/apt/sources.list.d/bookworm-backports.sources
+       netbase fio gnuplot-nox clang libclang-rt-14-dev dkms
+       python3-docutils mmdebstrap)
 APT_UPDATED=
+VER=
 
+# A command that fails for an unforeseen reason still gets a message
+# that names it, never a bare "make: *** Error 1".
+set -E
+trap 'deps_err $? "$BASH_COMMAND" "$LINENO"' ERR
+deps_err() {
+	trap - ERR
+	printf 'ERROR: deps: stopped at scripts/deps.sh:%s: "%s" exited with %s\n' \
+		"$3" "$2" "$1" >&2
+	exit 1
+}
+
+fail() { die "deps: $*"; }
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# need_root WHAT: stop unless root, saying what needed it
+need_root() {
+	is_root || fail "not root: $1 needs root; run 'make deps' (or make demo/check) as root"
+}
+
+# installed_version PKG: the installed version of PKG, nothing if dpkg
+# knows it only as removed or has never heard of it (dpkg-query exits 1)
 installed_version() {
-	dpkg-query -W -f '${db:Status-Status} ${Version}\n' "$1" 2>/dev/null |
-		awk '$1 == "installed" { print $2 }'
+	local out rc=0
+	out=$(dpkg-query -W -f '${db:Status-Status} ${Version}\n' "$1" 2>&1) || rc=$?
+	case $rc in
+	0) awk '$1 == "installed" { print $2 }' <<<"$out" ;;
+	1) ;;
+	*) fail "dpkg-query -W $1 exited with $rc: $out" ;;
+	esac
+}
+
+# archive_versions PKG: the versions of PKG the apt sources offer, one a
+# line (none if apt has never heard of PKG)
+archive_versions() {
+	local out rc=0
+	out=$(apt-cache madison "$1" 2>&1) || rc=$?
+	[ "$rc" = 0 ] || fail "apt-cache madison $1 exited with $rc: $out"
+	awk -F' *[|] *' 'NF >= 3 && $1 == "'"$1"'" { print $2 }' <<<"$out"
+}
+
+# apt_run WHAT CMD...: run an apt command quietly; on failure show the
+# end of its output and stop, saying what it was for
+apt_run() {
+	local what=$1 out rc=0
+	shift
+	out=$(mktemp)
+	DEBIAN_FRONTEND=noninteractive "$@" >"$out" 2>&1 || rc=$?
+	if [ "$rc" != 0 ]; then
+		tail -n 40 "$out" >&2
+		rm -f "$out"
+		fail "$what: '$*' exited with $rc (its last lines are above)"
+	fi
+	rm -f "$out"
 }
 
 apt_update_once() {
 	[ -n "$APT_UPDATED" ] && return
+	need_root "$1 (apt-get update)"
 	log "apt-get update"
-	quiet apt-get update
+	apt_run "reading the package lists for $1" apt-get update
 	APT_UPDATED=1
 }
 
+backports_configured() {
+	local f
+	for f in "$APT_ETC/sources.list" "$APT_ETC"/sources.list.d/*.list \
+		 "$APT_ETC"/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		grep -qs '^[^#]*bookworm-backports' "$f" && return 0
+	done
+	return 1
+}
+
 ensure_backports() {
-	if grep -rqs 'bookworm-backports' /etc/apt/sources.list \
-		/etc/apt/sources.list.d/; then
-		return
-	fi
-	[ "$(id -u)" = 0 ] || die "bookworm-backports is not configured: run 'make deps' as root"
+	backports_configured && return
+	need_root "adding the bookworm-backports apt source (the base kernel comes from it)"
+	[ -r "$KEYRING" ] ||
+		fail "no $KEYRING to sign bookworm-backports with: install debian-archive-keyring"
 	log "adding the bookworm-backports apt source"
-	cat >"$BACKPORTS_LIST" <<SRC
+	cat >"$APT_ETC/sources.list.d/bookworm-backports.sources" <<SRC
 Types: deb
 URIs: http://deb.debian.org/debian
 Suites: bookworm-backports
 Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+Signed-By: $KEYRING
 SRC
 	APT_UPDATED=
 }
 
-# The version of linux-source-6.12 to use: already installed, the pin,
-# or else the newest one the archive offers.
+# Set VER to the version of linux-source-6.12 to use: already installed,
+# the pin, or else the newest one the archive offers.
 choose_version() {
-	local have
+	local have versions
 	have=$(installed_version linux-source-6.12)
 	if [ "$have" = "$BASE_PKG_VERSION" ]; then
-		echo "$have"
+		VER=$have
 		return
 	fi
-	apt_update_once
-	if apt-cache madison linux-source-6.12 |
-		awk -F' *[|] *' '{ print $2 }' | grep -qxF "$BASE_PKG_VERSION"; then
-		echo "$BASE_PKG_VERSION"
+	apt_update_once "looking for linux-source-6.12 $BASE_PKG_VERSION"
+	versions=$(archive_versions linux-source-6.12)
+	if grep -qxF "$BASE_PKG_VERSION" <<<"$versions"; then
+		VER=$BASE_PKG_VERSION
 		return
 	fi
-	have=$(apt-cache madison linux-source-6.12 | awk -F' *[|] *' '{ print $2 }' |
-		sort -V | tail -n 1)
-	[ -n "$have" ] || die "no linux-source-6.12 in the configured apt sources"
-	warn "pinned base $BASE_PKG_VERSION is no longer in the archive; using $have"
+	[ -n "$versions" ] ||
+		fail "no linux-source-6.12 in the apt sources: is bookworm-backports reachable? ('apt-cache policy linux-source-6.12')"
+	VER=$(sort -V <<<"$versions" | tail -n 1)
+	warn "pinned base $BASE_PKG_VERSION is no longer in the archive; using $VER"
 	warn "update BASE_PKG_VERSION in the top-level Makefile to make this permanent"
-	echo "$have"
 }
 
+# The packages to install, as NAME=VERSION for the base and NAME for
+# the tools, one a line
 missing_packages() {
-	local ver=$1 abi=$2 p
-	for p in "linux-source-6.12=$ver" "linux-headers-$abi-amd64=$ver" \
-		 "linux-image-$abi-amd64=$ver"; do
-		[ "$(installed_version "${p%%=*}")" = "$ver" ] || echo "$p"
+	local abi=$1 p
+	for p in "linux-source-6.12" "linux-headers-$abi-amd64" "linux-image-$abi-amd64"; do
+		[ "$(installed_version "$p")" = "$VER" ] || echo "$p=$VER"
 	done
 	for p in "${TOOLS[@]}"; do
 		[ -n "$(installed_version "$p")" ] || echo "$p"
 	done
 }
 
+install_missing() {
+	local abi=$1 p list versions missing=()
+	list=$(missing_packages "$abi")
+	[ -n "$list" ] || return 0
+	mapfile -t missing <<<"$list"
+	need_root "installing ${missing[*]}"
+	apt_update_once "installing ${missing[*]}"
+	# The base's headers and image must exist in the pinned version
+	# too; say which one does not rather than leave it to apt
+	for p in "${missing[@]}"; do
+		[ "$p" != "${p%%=*}" ] || continue
+		versions=$(archive_versions "${p%%=*}")
+		grep -qxF "$VER" <<<"$versions" ||
+			fail "${p%%=*} $VER is not in the apt sources, though linux-source-6.12 $VER is"
+	done
+	log "installing: ${missing[*]}"
+	apt_run "installing ${missing[*]}" apt-get install -y --no-install-recommends "${missing[@]}"
+	list=$(missing_packages "$abi")
+	[ -z "$list" ] ||
+		fail "apt-get install succeeded but these are still not installed: ${list//$'\n'/ }"
+}
+
 main() {
-	local ver abi missing
+	local abi
 	ensure_backports
-	ver=$(choose_version)
-	abi=$(pkg_abi "$ver")
-	mapfile -t missing < <(missing_packages "$ver" "$abi")
-	if [ "${#missing[@]}" -gt 0 ]; then
-		[ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}): run 'make deps' as root"
-		apt_update_once
-		log "installing: ${missing[*]}"
-		DEBIAN_FRONTEND=noninteractive quiet apt-get install -y \
-			--no-install-recommends "${missing[@]}"
-	fi
+	choose_version
+	abi=$(pkg_abi "$VER")
+	install_missing "$abi"
 
 	mkdir -p "$BUILD"
 	cat >"$BASE_ENV.tmp" <<ENV
-BASE_VERSION='$ver'
+BASE_VERSION='$VER'
 BASE_ABI='$abi'
 KVER='$abi-amd64'
 HEADERS_DIR='/usr/src/linux-headers-$abi-amd64'
 SRC_TARBALL='/usr/src/linux-source-6.12.tar.xz'
-TREE='$BUILD/linux-$(pkg_upstream "$ver")'
+TREE='$BUILD/linux-$(pkg_upstream "$VER")'
 ENV
 	if ! cmp -s "$BASE_ENV.tmp" "$BASE_ENV"; then
 		mv "$BASE_ENV.tmp" "$BASE_ENV"
