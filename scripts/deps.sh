@@ -112,7 +112,7 @@ ensure_backports() {
 	[ -r "$KEYRING" ] ||
 		fail "no $KEYRING to sign bookworm-backports with: install debian-archive-keyring"
 	log "adding the bookworm-backports apt source"
-	cat >"$APT_ETC/sources.list.d/bookworm-backports.sources" <<SRC
+	cat >"$APT_ETC/sources.list.d/$DEPS_BACKPORTS_FILE" <<SRC
 Types: deb
 URIs: http://deb.debian.org/debian
 Suites: bookworm-backports

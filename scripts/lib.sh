@@ -13,6 +13,9 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 OUT=${OUT:-$TOP/out}
 BASE_ENV=$BUILD/base.env
+# The apt source file scripts/deps.sh adds when bookworm-backports is
+# not configured
+DEPS_BACKPORTS_FILE=bookworm-backports.sources
 
 log()  { printf '>>> %s\n' "$*" >&2; }
 warn() { printf 'WARNING: %s\n' "$*" >&2; }
