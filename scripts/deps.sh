@@ -70,7 +70,8 @@ archive_versions() {
 	local out rc=0
 	out=$(apt-cache madison "$1" 2>&1) || rc=$?
 	[ "$rc" = 0 ] || fail "apt-cache madison $1 exited with $rc: $out"
-	awk -F' *[|] *' 'NF >= 3 && $1 == "'"$1"'" { print $2 }' <<<"$out"
+	# madison right-aligns short package names
+	awk -F' *[|] *' -v p="$1" '{ sub(/^ +/, "") } NF >= 3 && $1 == p { print $2 }' <<<"$out"
 }
 
 # apt_run WHAT CMD...: run an apt command quietly; on failure show the
@@ -147,12 +148,15 @@ choose_version() {
 # The packages to install, as NAME=VERSION for the base and NAME for
 # the tools, one a line
 missing_packages() {
-	local abi=$1 p
+	local abi=$1 p v
+	# (v=$(...) on its own, so that a failing dpkg-query stops us)
 	for p in "linux-source-6.12" "linux-headers-$abi-amd64" "linux-image-$abi-amd64"; do
-		[ "$(installed_version "$p")" = "$VER" ] || echo "$p=$VER"
+		v=$(installed_version "$p")
+		[ "$v" = "$VER" ] || echo "$p=$VER"
 	done
 	for p in "${TOOLS[@]}"; do
-		[ -n "$(installed_version "$p")" ] || echo "$p"
+		v=$(installed_version "$p")
+		[ -n "$v" ] || echo "$p"
 	done
 }
 

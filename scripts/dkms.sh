@@ -78,7 +78,7 @@ install_pkg() {
 	quiet dkms build -m "$NAME" -v "$VERSION" -k "$DKMS_KVER"
 	quiet dkms install -m "$NAME" -v "$VERSION" -k "$DKMS_KVER"
 	# dkms exits 0 even when its version check skipped the module
-	got=$(modinfo -k "$DKMS_KVER" -n rpcrdma)
+	got=$(rpcrdma_path "$DKMS_KVER")
 	case "$got" in
 	"$MODDIR"/updates/dkms/rpcrdma.ko*) log "installed: $got" ;;
 	*) die "dkms install left modprobe with $got: see 'dkms status' and /var/lib/dkms/$NAME" ;;
@@ -91,11 +91,14 @@ remove_pkg() {
 		quiet dkms remove -m "$NAME" -v "$VERSION" --all
 	fi
 	rm -rf "$SRCDIR"
-	log "removed $NAME $VERSION; rpcrdma is now $(modinfo -k "$DKMS_KVER" -n rpcrdma)"
+	log "removed $NAME $VERSION; rpcrdma is now $(rpcrdma_path "$DKMS_KVER")"
 }
 
 # The rpcrdma.ko files under $MODDIR, one path per line
-module_files() { find "$MODDIR" -name 'rpcrdma.ko*' | sort; }
+module_files() {
+	[ -d "$MODDIR" ] || die "no $MODDIR: kernel $DKMS_KVER is not installed"
+	find "$MODDIR" -name 'rpcrdma.ko*' | sort
+}
 
 check() {
 	local stock installed ko
@@ -106,7 +109,7 @@ check() {
 	install_pkg
 
 	# install_pkg made sure modprobe now picks updates/dkms
-	installed=$(modinfo -k "$DKMS_KVER" -n rpcrdma)
+	installed=$(rpcrdma_path "$DKMS_KVER")
 	expect "rpcrdma.ko files after install" "$(module_files)" \
 		"$(printf '%s\n%s\n' "$stock" "$installed" | sort)"
 	expect "vermagic" "$(modinfo -F vermagic "$installed")" \
@@ -139,7 +142,7 @@ check() {
 	remove_pkg
 	expect "rpcrdma.ko files after remove" "$(module_files)" "$stock"
 	expect "modprobe picks the stock module again" \
-		"$(modinfo -k "$DKMS_KVER" -n rpcrdma)" "$stock"
+		"$(rpcrdma_path "$DKMS_KVER")" "$stock"
 	expect "nothing left in /usr/src" "$(ls -d "$SRCDIR" 2>/dev/null)" ""
 	expect "nothing left in the dkms tree" \
 		"$(dkms status -m "$NAME" -v "$VERSION")" ""

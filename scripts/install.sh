@@ -27,7 +27,7 @@ install_ko() {
 	# One rpcrdma.ko in updates/: DKMS's and ours would race in depmod
 	[ -z "$(find "$MODDIR/updates" -path '*/dkms/rpcrdma.ko*' 2>/dev/null)" ] ||
 		die "the DKMS package is installed for $INSTALL_KVER: 'make dkms-uninstall' first"
-	stock=$(find "$MODDIR/kernel/net/sunrpc/xprtrdma" -name 'rpcrdma.ko*')
+	stock=$(find "$MODDIR/kernel/net/sunrpc/xprtrdma" -name 'rpcrdma.ko*' 2>/dev/null || true)
 	[ -n "$stock" ] || die "no stock rpcrdma.ko for $INSTALL_KVER"
 	want=$(modinfo -F vermagic "$stock")
 	have=$(modinfo -F vermagic "$KO")
@@ -35,7 +35,7 @@ install_ko() {
 		die "$KO was built for '$have', kernel $INSTALL_KVER needs '$want'"
 	install -D -m 0644 "$KO" "$DEST"
 	depmod "$INSTALL_KVER"
-	log "installed $DEST; 'modprobe rpcrdma' now loads $(modinfo -k "$INSTALL_KVER" -n rpcrdma)"
+	log "installed $DEST; 'modprobe rpcrdma' now loads $(rpcrdma_path "$INSTALL_KVER")"
 }
 
 uninstall_ko() {
@@ -47,25 +47,25 @@ uninstall_ko() {
 	else
 		log "nothing to remove: no $DEST"
 	fi
-	log "'modprobe rpcrdma' loads $(modinfo -k "$INSTALL_KVER" -n rpcrdma)"
+	log "'modprobe rpcrdma' loads $(rpcrdma_path "$INSTALL_KVER")"
 }
 
 # Install, check what modprobe would load, uninstall, check again
 check_ko() {
 	local stock
-	stock=$(modinfo -k "$INSTALL_KVER" -n rpcrdma)
+	stock=$(rpcrdma_path "$INSTALL_KVER")
 	case "$stock" in
 	"$MODDIR"/kernel/*) ;;
 	*) die "before make install, modprobe already picks $stock" ;;
 	esac
 	trap uninstall_ko EXIT
 	install_ko
-	expect "modprobe picks updates/" "$(modinfo -k "$INSTALL_KVER" -n rpcrdma)" "$DEST"
+	expect "modprobe picks updates/" "$(rpcrdma_path "$INSTALL_KVER")" "$DEST"
 	expect "the installed file is the built one" "$(cmp -s "$KO" "$DEST" && echo same)" same
 	trap - EXIT
 	uninstall_ko
 	expect "modprobe picks the stock module again" \
-		"$(modinfo -k "$INSTALL_KVER" -n rpcrdma)" "$stock"
+		"$(rpcrdma_path "$INSTALL_KVER")" "$stock"
 	expect "nothing left in updates/" "$(ls "$DEST" 2>/dev/null)" ""
 	expect_summary
 }

@@ -37,6 +37,15 @@ load_base() {
 		die "$HEADERS_DIR is missing: run 'make deps' (as root)"
 }
 
+# rpcrdma_path KVER: the rpcrdma.ko that "modprobe rpcrdma" would load
+# for kernel KVER ("none: <why>" if modprobe would find none, so that a
+# check can show it rather than die without a word)
+rpcrdma_path() {
+	local out
+	out=$(modinfo -k "$1" -n rpcrdma 2>&1) || out="none: ${out//$'\n'/ }"
+	echo "$out"
+}
+
 # git in the assembled kernel tree (load_base sets TREE)
 tgit() { git -C "$TREE" "$@"; }
 
@@ -135,13 +144,16 @@ PY
 # adds must have clean kernel-doc, the ones it changes must gain no
 # kernel-doc warning, and its reStructuredText must parse
 doc_problems() {
-	local from=$1 to=$2 added changed docs
+	local from=$1 to=$2 added changed docs old new
 	mapfile -t added < <(tgit diff --name-only --diff-filter=A "$from" "$to" -- '*.c' '*.h')
 	mapfile -t changed < <(tgit diff --name-only --diff-filter=M "$from" "$to" -- '*.c' '*.h')
 	mapfile -t docs < <(tgit diff --name-only --diff-filter=AM "$from" "$to" -- \
 		'Documentation/*.rst' | grep -v '/index\.rst$' || true)
-	kernel_doc_of "$to" "${added[@]}"
-	comm -13 <(kernel_doc_of "$from" "${changed[@]}") <(kernel_doc_of "$to" "${changed[@]}")
+	kernel_doc_of "$to" "${added[@]}" || return 1
+	# Not in <(...): a failure there would read as "no warnings"
+	old=$(kernel_doc_of "$from" "${changed[@]}") || return 1
+	new=$(kernel_doc_of "$to" "${changed[@]}") || return 1
+	comm -13 <(printf '%s\n' "$old") <(printf '%s\n' "$new") | sed '/^$/d'
 	rst_problems "$to" "${docs[@]}"
 }
 

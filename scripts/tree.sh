@@ -24,11 +24,14 @@ inputs_hash() {
 		echo "$BASE_VERSION"
 		cat "$SERIES"
 		# patch files and new files, by content
+		# (a missing one is build_series' to report, by name)
 		for f in $files; do
 			if [ -f "$TOP/patches/$f" ]; then
 				sha256sum "$TOP/patches/$f"
-			else
+			elif [ -f "$TOP/$f" ]; then
 				sha256sum "$TOP/$f"
+			else
+				echo "missing $f"
 			fi
 		done
 	} | sha256sum | cut -d' ' -f1
@@ -120,7 +123,8 @@ main() {
 		die "$TREE has commits that are not in patches/ yet. Run 'make refresh' to keep them, or 'make tree FORCE=1' to drop them"
 	fi
 	if [ -n "$(tgit status --porcelain)" ]; then
-		tgit status --short | head -n 20 >&2
+		# head may close the pipe on git: that is no failure
+		{ tgit status --short || true; } | head -n 20 >&2
 		die "$TREE has uncommitted edits. Commit them and run 'make refresh', or discard them with 'git -C $TREE checkout -f .'"
 	fi
 	head=$(build_series)

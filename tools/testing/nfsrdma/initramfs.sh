@@ -57,7 +57,7 @@ copy_libs() {
 	awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' |
 	while read -r lib; do
 		case "$lib" in
-		/lib64/*) cp -Ln "$lib" "$ROOT/lib64/" ;;
+		/lib64/*) [ -e "$ROOT/lib64/${lib##*/}" ] || cp -L "$lib" "$ROOT/lib64/" ;;
 		*) [ -e "$ROOT/$ARCHLIB/${lib##*/}" ] || cp -L "$lib" "$ROOT/$ARCHLIB/" ;;
 		esac
 	done
@@ -122,7 +122,8 @@ install_modules() {
 	stock=$(find "$MODDIR/kernel/net/sunrpc/xprtrdma" -name 'rpcrdma.ko*' 2>/dev/null || true)
 	[ -n "$stock" ] || die "no stock rpcrdma.ko under $MODDIR/kernel"
 	for m in $MODULES; do
-		modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+		modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }' ||
+			die "modprobe finds no module $m for $KVER (in $MODDIR)"
 	done | awk '!seen[$0]++' | while read -r f; do
 		case "${f##*/}" in rpcrdma.ko*) f=$stock ;; esac
 		n=${f##*/}

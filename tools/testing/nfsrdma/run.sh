@@ -157,11 +157,13 @@ report() {
 		[ -n "$line" ] || continue
 		echo "FAIL $run: the kernel reported a problem in ${f##*/}: $line"
 		FAILED=$((FAILED + 1))
-		tr -d '\r' <"$f" | grep -m1 -A20 -E "$KERNEL_TROUBLE" | sed 's/^/    /'
+		# grep reads the file itself: with "tr |" in front, -m1
+		# would end tr with SIGPIPE on a long log, and pipefail the run
+		grep -m1 -A20 -E "$KERNEL_TROUBLE" "$f" | tr -d '\r' | sed 's/^/    /'
 	done
-	if [ -n "$extra" ] && ! tr -d '\r' <"$extra" | grep -q '^E2E-SERVER-READY'; then
-		echo "     the server VM never became ready: $(tr -d '\r' <"$extra" |
-			grep -m1 '^E2E-SERVER-FAILED' || echo 'no reason in its log')"
+	if [ -n "$extra" ] && ! grep -q '^E2E-SERVER-READY' "$extra"; then
+		echo "     the server VM never became ready: $(grep -m1 '^E2E-SERVER-FAILED' "$extra" |
+			tr -d '\r' | grep . || echo 'no reason in its log')"
 		show_tail "$extra"
 	fi
 }

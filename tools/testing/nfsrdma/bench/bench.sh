@@ -63,7 +63,9 @@ runs=$E2E_OUT/bench.runs
 
 start=$(date +%s)
 rc=0
-E2E_RUNS_FILE=$runs E2E_EXTRA_CPIO=$(fio_cpio) E2E_APPEND="e2e.bench=$MODE" \
+# On a line of its own: as a prefix assignment its failure would be lost
+cpio=$(fio_cpio)
+E2E_RUNS_FILE=$runs E2E_EXTRA_CPIO=$cpio E2E_APPEND="e2e.bench=$MODE" \
 E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-5400} E2E_VM_TIMEOUT=${E2E_VM_TIMEOUT:-6000} \
 	"$HERE/../run.sh" || rc=$?
 echo "bench: VM runs took $(($(date +%s) - start)) s"
