@@ -28,6 +28,15 @@ demo: deps modules tools
 deps:
 	@scripts/deps.sh
 
+## deps-test: every way deps can stop, with stand-ins for apt, dpkg and id
+deps-test:
+	@scripts/test-deps.sh
+
+## fresh-root: make demo in a new minimal Debian root (FRESH=check: make check)
+FRESH ?= demo
+fresh-root: deps
+	@scripts/fresh-root.sh $(FRESH)
+
 ## tree: assemble build/linux-<ver>: pristine base plus our series
 tree: deps
 	@scripts/tree.sh
@@ -117,13 +126,13 @@ install-check: modules
 check:
 	@scripts/check.sh
 
-## check-full: check with the long variants (1000-connect storms, 10 min fuzzing)
+## check-full: check with the long variants (storms, restarts, fuzzing, make check in a fresh root)
 check-full:
 	@FULL=1 scripts/check.sh
 
 ## clean: remove build products of the module and the tool
 clean:
-	rm -rf $(BUILD)/module $(BUILD)/static $(BUILD)/patchset-check $(OUT)
+	rm -rf $(BUILD)/module $(BUILD)/static $(BUILD)/patchset-check $(BUILD)/fresh-root/root $(OUT)
 	@$(MAKE) -s -C $(TOOL_DIR) clean
 
 ## distclean: also remove the kernel tree and the KUnit build
@@ -133,6 +142,6 @@ distclean: clean
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-.PHONY: all demo deps tree refresh modules tools kunit kunit-san tools-check e2e bench fuzz static \
+.PHONY: all demo deps deps-test fresh-root tree refresh modules tools kunit kunit-san tools-check e2e bench fuzz static \
 	patchset dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
 	check check-full clean distclean help

@@ -45,6 +45,22 @@ count_runner() {
 	[ "$f" = 0 ] || fail "$name" "$f"
 }
 
+# Add the results of a step that prints KTAP: "ok" lines pass (a
+# "# SKIP" neither passes nor fails), "not ok" lines fail, and a step
+# that ran fewer tests than its plan, or printed none, failed
+count_ktap() {
+	local name=$1 log=$LOGDIR/$1.log plan p s f
+	plan=$(grep -m1 -E '^1\.\.[0-9]+$' "$log" | cut -c4- || true)
+	p=$(grep -E '^ok [0-9]+ ' "$log" | grep -vc ' # SKIP' || true)
+	s=$(grep -E '^ok [0-9]+ ' "$log" | grep -c ' # SKIP' || true)
+	f=$(grep -cE '^not ok [0-9]+ ' "$log" || true)
+	[ "$p" = 0 ] || pass "$name" "$p"
+	[ "$f" = 0 ] || fail "$name" "$f"
+	if [ -z "$plan" ] || [ $((p + s + f)) != "$plan" ]; then
+		fail "$name (ran $((p + s + f)) of ${plan:-no plan})"
+	fi
+}
+
 # kunit.py ends with "Ran N tests: passed: P[, failed: F][, crashed: C]..."
 # and leaves out the counts that are zero.
 count_kunit() {
@@ -94,8 +110,8 @@ check_stock_fails() {
 }
 
 # make check-full (FULL=1): the storm scenario at 1000 connects per
-# phase, 20 nfsd restarts instead of 8 and a ten-minute fuzz run
-# instead of one minute
+# phase, 20 nfsd restarts instead of 8, a ten-minute fuzz run instead
+# of one minute, and the whole of make check again in a fresh root
 if [ -n "${FULL:-}" ]; then
 	export E2E_APPEND="${E2E_APPEND:+$E2E_APPEND }e2e.storm=1000 e2e.restarts=20"
 	export E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-900}
@@ -103,6 +119,10 @@ if [ -n "${FULL:-}" ]; then
 else
 	FUZZ_SMOKE=60
 fi
+
+fresh_root_skipped() {
+	printf 'TAP version 13\n1..1\nok 1 fresh-root # SKIP already inside a fresh root\n'
+}
 
 main() {
 	local rc=0 before s
@@ -112,6 +132,10 @@ main() {
 	pass deps
 	step tree make -s -C "$TOP" tree || { fail tree; summary; }
 	pass tree
+
+	# Every way deps can stop, with stand-ins for apt and dpkg
+	step deps-test "$TOP/scripts/test-deps.sh" || true
+	count_ktap deps-test
 
 	before=$FAILED
 	step kunit "$TOP/scripts/kunit.sh" || rc=1
@@ -155,6 +179,20 @@ main() {
 	fi
 
 	if step patchset "$TOP/scripts/patchset.sh"; then pass patchset; else fail patchset; fi
+
+	# The README's main command from nothing, in a new Debian root;
+	# check-full also runs this whole suite there. Inside such a root
+	# (FRESH_ROOT_INSIDE) the outer run has already done it.
+	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
+		step fresh-root fresh_root_skipped
+	else
+		step fresh-root "$TOP/scripts/fresh-root.sh" demo || true
+	fi
+	count_ktap fresh-root
+	if [ -n "${FULL:-}" ] && [ -z "${FRESH_ROOT_INSIDE:-}" ]; then
+		step fresh-root-check "$TOP/scripts/fresh-root.sh" check || true
+		count_ktap fresh-root-check
+	fi
 
 	summary
 }

@@ -159,8 +159,7 @@ main() {
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		not_ok "make $MODE in the fresh root" "timed out after $TIMEOUT s"
 	else
-		not_ok "make $MODE in the fresh root" \
-			"exit status $rc: $(grep -E '^(ERROR|E:|make: \*\*\*)' "$LOG" | head -n 1 || true)"
+		not_ok "make $MODE in the fresh root" "exit status $rc: $(failure_reason)"
 	fi
 
 	case $MODE in
@@ -176,6 +175,15 @@ main() {
 	fi
 	echo "# fresh-root: $((N - FAILS)) passed, $FAILS failed"
 	[ "$FAILS" = 0 ]
+}
+
+# Why make stopped: the first line that says ERROR, or else the last
+# line before make's first "*** ... Error"
+failure_reason() {
+	awk '/^ERROR: / { print; f = 1; exit }
+	     /^make(\[[0-9]+\])?: \*\*\* / { if (prev == "") prev = $0; print prev; f = 1; exit }
+	     NF { prev = $0 }
+	     END { if (!f) print prev }' "$LOG"
 }
 
 # The demo's negotiation report: both advertisements, what the kernel
