@@ -153,7 +153,7 @@ main() {
 	t1=$(date +%s)
 	diag <"$LOG"
 	echo "# make $MODE in the fresh root: $((t1 - t0)) s (exit status $rc)"
-	echo "$MODE $((t1 - t0)) $(date -u +%FT%TZ)" >>"$TIMES"
+	echo "$(date -u +%FT%TZ) make $MODE: $((t1 - t0)) s, exit status $rc" >>"$TIMES"
 	if [ "$rc" = 0 ]; then
 		ok "make $MODE in the fresh root"
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
