@@ -32,10 +32,10 @@ deps:
 deps-test:
 	@scripts/test-deps.sh
 
-## fresh-root: make demo in a new minimal Debian root (FRESH=check: make check)
-FRESH ?= demo
+## fresh-root: make demo in a new minimal Debian root (FRESH_MODE=check: make check)
+FRESH_MODE ?= demo
 fresh-root: deps
-	@scripts/fresh-root.sh $(FRESH)
+	@scripts/fresh-root.sh $(FRESH_MODE)
 
 ## tree: assemble build/linux-<ver>: pristine base plus our series
 tree: deps
@@ -132,12 +132,13 @@ check-full:
 
 ## clean: remove build products of the module and the tool
 clean:
-	rm -rf $(BUILD)/module $(BUILD)/static $(BUILD)/patchset-check $(BUILD)/fresh-root/root $(OUT)
+	rm -rf --one-file-system $(BUILD)/module $(BUILD)/static $(BUILD)/patchset-check \
+		$(BUILD)/fresh-root/root $(BUILD)/fresh-root/project $(OUT)
 	@$(MAKE) -s -C $(TOOL_DIR) clean
 
 ## distclean: also remove the kernel tree and the KUnit build
 distclean: clean
-	rm -rf $(BUILD)
+	rm -rf --one-file-system $(BUILD)
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)

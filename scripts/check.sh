@@ -121,7 +121,7 @@ else
 fi
 
 fresh_root_skipped() {
-	printf 'TAP version 13\n1..1\nok 1 fresh-root # SKIP already inside a fresh root\n'
+	printf 'KTAP version 1\n1..1\nok 1 fresh-root # SKIP already inside a fresh root\n'
 }
 
 main() {

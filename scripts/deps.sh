@@ -17,11 +17,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
-: "${BASE_PKG_VERSION:?set by the top-level Makefile}"
-
-# Where apt's configuration lives; the tests point it elsewhere
+# Where apt's configuration and the archive key live; the tests point
+# them elsewhere
 APT_ETC=${DEPS_APT_ETC:-/etc/apt}
-KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+KEYRING=${DEPS_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 
 TOOLS=(build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
        cpio xz-utils rsync git python3 python3-ply python3-git perl sparse
@@ -31,19 +30,29 @@ TOOLS=(build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
        python3-docutils mmdebstrap)
 APT_UPDATED=
 VER=
+DOWNGRADE=
 
-# A command that fails for an unforeseen reason still gets a message
-# that names it, never a bare "make: *** Error 1".
+# fail says why deps stops and exits with SAID (in a subshell) or 1.
+# A command that fails for an unforeseen reason still gets one message
+# that names it, never a bare "make: *** Error 1"; a failure that has
+# been explained (SAID) passes through the enclosing $(...) silently.
+SAID=87
+fail() {
+	printf 'ERROR: deps: %s\n' "$*" >&2
+	exit $((BASH_SUBSHELL > 0 ? SAID : 1))
+}
 set -E
 trap 'deps_err $? "$BASH_COMMAND" "$LINENO"' ERR
 deps_err() {
 	trap - ERR
+	[ "$1" = "$SAID" ] && exit $((BASH_SUBSHELL > 0 ? SAID : 1))
 	printf 'ERROR: deps: stopped at scripts/deps.sh:%s: "%s" exited with %s\n' \
 		"$3" "$2" "$1" >&2
 	exit 1
 }
 
-fail() { die "deps: $*"; }
+[ -n "${BASE_PKG_VERSION:-}" ] ||
+	fail "BASE_PKG_VERSION is not set: run 'make deps' (the top-level Makefile pins it)"
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
@@ -64,14 +73,16 @@ installed_version() {
 	esac
 }
 
-# archive_versions PKG: the versions of PKG the apt sources offer, one a
-# line (none if apt has never heard of PKG)
+# archive_versions PKG: the binary versions of PKG in apt's package
+# lists, one a line (none if apt has never heard of PKG)
 archive_versions() {
 	local out rc=0
 	out=$(apt-cache madison "$1" 2>&1) || rc=$?
 	[ "$rc" = 0 ] || fail "apt-cache madison $1 exited with $rc: $out"
-	# madison right-aligns short package names
-	awk -F' *[|] *' -v p="$1" '{ sub(/^ +/, "") } NF >= 3 && $1 == p { print $2 }' <<<"$out"
+	# madison right-aligns short package names; deb-src lines end in
+	# "Sources"
+	awk -F' *[|] *' -v p="$1" '{ sub(/^ +/, "") }
+		NF >= 3 && $1 == p && / Packages$/ { print $2 }' <<<"$out"
 }
 
 # apt_run WHAT CMD...: run an apt command quietly; on failure show the
@@ -84,17 +95,9 @@ apt_run() {
 	if [ "$rc" != 0 ]; then
 		tail -n 40 "$out" >&2
 		rm -f "$out"
-		fail "$what: '$*' exited with $rc (its last lines are above)"
+		fail "$what: $1 $2 exited with $rc (apt's last lines are above)"
 	fi
 	rm -f "$out"
-}
-
-apt_update_once() {
-	[ -n "$APT_UPDATED" ] && return
-	need_root "$1 (apt-get update)"
-	log "apt-get update"
-	apt_run "reading the package lists for $1" apt-get update
-	APT_UPDATED=1
 }
 
 backports_configured() {
@@ -111,7 +114,7 @@ ensure_backports() {
 	backports_configured && return
 	need_root "adding the bookworm-backports apt source (the base kernel comes from it)"
 	[ -r "$KEYRING" ] ||
-		fail "no $KEYRING to sign bookworm-backports with: install debian-archive-keyring"
+		fail "no $KEYRING to check bookworm-backports with: install debian-archive-keyring"
 	log "adding the bookworm-backports apt source"
 	cat >"$APT_ETC/sources.list.d/$DEPS_BACKPORTS_FILE" <<SRC
 Types: deb
@@ -120,11 +123,32 @@ Suites: bookworm-backports
 Components: main
 Signed-By: $KEYRING
 SRC
-	APT_UPDATED=
 }
 
-# Set VER to the version of linux-source-6.12 to use: already installed,
-# the pin, or else the newest one the archive offers.
+# apt_update_once WHY: read the package lists from the archive (once),
+# with bookworm-backports among the sources
+apt_update_once() {
+	[ -n "$APT_UPDATED" ] && return
+	ensure_backports
+	need_root "apt-get update, for $1,"
+	log "apt-get update"
+	apt_run "apt-get update, for $1" apt-get update
+	APT_UPDATED=1
+}
+
+# base_installed VERSION: source, headers and image all in VERSION
+base_installed() {
+	local abi p v
+	abi=$(pkg_abi "$1")
+	for p in linux-source-6.12 "linux-headers-$abi-amd64" "linux-image-$abi-amd64"; do
+		v=$(installed_version "$p")
+		[ "$v" = "$1" ] || return 1
+	done
+}
+
+# Set VER to the version of linux-source-6.12 to use: the pin, or when
+# the archive no longer has it the newest one it offers (or the one
+# installed earlier for that reason).
 choose_version() {
 	local have versions
 	have=$(installed_version linux-source-6.12)
@@ -132,17 +156,31 @@ choose_version() {
 		VER=$have
 		return
 	fi
-	apt_update_once "looking for linux-source-6.12 $BASE_PKG_VERSION"
+	versions=$(archive_versions linux-source-6.12)
+	# An earlier run found the pin gone and installed the newest base:
+	# keep it, without asking the archive (or for root) every time
+	if [ -n "$have" ] && ! grep -qxF "$BASE_PKG_VERSION" <<<"$versions" &&
+	   base_installed "$have"; then
+		VER=$have
+		warn "pinned base $BASE_PKG_VERSION is not in the apt lists; using the installed $VER"
+		warn "update BASE_PKG_VERSION in the top-level Makefile to make this permanent"
+		return
+	fi
+	apt_update_once "linux-source-6.12 $BASE_PKG_VERSION"
 	versions=$(archive_versions linux-source-6.12)
 	if grep -qxF "$BASE_PKG_VERSION" <<<"$versions"; then
 		VER=$BASE_PKG_VERSION
-		return
+	else
+		[ -n "$versions" ] ||
+			fail "no linux-source-6.12 in the apt sources: is bookworm-backports reachable? ('apt-cache policy linux-source-6.12')"
+		VER=$(sort -V <<<"$versions" | tail -n 1)
+		warn "pinned base $BASE_PKG_VERSION is no longer in the archive; using $VER"
+		warn "update BASE_PKG_VERSION in the top-level Makefile to make this permanent"
 	fi
-	[ -n "$versions" ] ||
-		fail "no linux-source-6.12 in the apt sources: is bookworm-backports reachable? ('apt-cache policy linux-source-6.12')"
-	VER=$(sort -V <<<"$versions" | tail -n 1)
-	warn "pinned base $BASE_PKG_VERSION is no longer in the archive; using $VER"
-	warn "update BASE_PKG_VERSION in the top-level Makefile to make this permanent"
+	if [ -n "$have" ] && dpkg --compare-versions "$have" gt "$VER"; then
+		log "linux-source-6.12 $have is installed; the base is $VER: downgrading it"
+		DOWNGRADE=--allow-downgrades
+	fi
 }
 
 # The packages to install, as NAME=VERSION for the base and NAME for
@@ -166,7 +204,7 @@ install_missing() {
 	[ -n "$list" ] || return 0
 	mapfile -t missing <<<"$list"
 	need_root "installing ${missing[*]}"
-	apt_update_once "installing ${missing[*]}"
+	apt_update_once "installing ${#missing[@]} packages"
 	# The base's headers and image must exist in the pinned version
 	# too; say which one does not rather than leave it to apt
 	for p in "${missing[@]}"; do
@@ -176,7 +214,8 @@ install_missing() {
 			fail "${p%%=*} $VER is not in the apt sources, though linux-source-6.12 $VER is"
 	done
 	log "installing: ${missing[*]}"
-	apt_run "installing ${missing[*]}" apt-get install -y --no-install-recommends "${missing[@]}"
+	apt_run "installing ${#missing[@]} packages" \
+		apt-get install -y --no-install-recommends ${DOWNGRADE:+"$DOWNGRADE"} "${missing[@]}"
 	list=$(missing_packages "$abi")
 	[ -z "$list" ] ||
 		fail "apt-get install succeeded but these are still not installed: ${list//$'\n'/ }"
@@ -184,7 +223,6 @@ install_missing() {
 
 main() {
 	local abi
-	ensure_backports
 	choose_version
 	abi=$(pkg_abi "$VER")
 	install_missing "$abi"

@@ -6,9 +6,9 @@
 # Prove that the README's commands work from nothing: bootstrap a new
 # minimal Debian bookworm root (mmdebstrap, minbase, the host's apt
 # sources, plus git and make only), put a git clone of the project in it
-# and run "make demo" (or "make check") there as root, in a private
-# mount namespace with /proc, /sys and /dev mounted, so that nothing
-# stays mounted when it ends. Prints KTAP.
+# and run "make demo" (or "make check") there as root, in private mount
+# and PID namespaces with /proc, /sys and /dev mounted, so that nothing
+# stays mounted or running when it ends. Prints KTAP.
 #
 # The root is made anew on every run. Downloaded .deb files are kept in
 # $BUILD/fresh-root/debs between runs: that saves the downloads, never an
@@ -24,8 +24,10 @@
 
 MODE=${1:-demo}
 SRC=${FRESH_SRC:-$TOP}
-WORK=$BUILD/fresh-root
+mkdir -p "$BUILD/fresh-root"
+WORK=$(realpath "$BUILD/fresh-root")
 ROOT=$WORK/root
+CLONE=$WORK/project
 DEBS=$WORK/debs
 LOG=$WORK/$MODE.log
 TIMES=$WORK/times
@@ -40,15 +42,44 @@ check) TIMEOUT=${FRESH_ROOT_TIMEOUT:-7200} ;;
 *) die "usage: $0 demo|check" ;;
 esac
 
+TESTS=("clone of the project"
+       "bootstrap a minbase bookworm root with git and make"
+       "the new root is bookworm and lacks what deps installs"
+       "make $MODE in the fresh root"
+       "$([ "$MODE" = demo ] && echo "the demo's negotiation report" ||
+	  echo "make check's summary in the fresh root")"
+       "nothing left mounted or running in the root")
 N=0
 FAILS=0
-ok() { N=$((N + 1)); echo "ok $N $1"; }
-not_ok() { N=$((N + 1)); FAILS=$((FAILS + 1)); echo "not ok $N $1 # $2"; }
+ok() { N=$((N + 1)); echo "ok $N ${TESTS[N - 1]}${1:+ ($1)}"; }
+not_ok() { N=$((N + 1)); FAILS=$((FAILS + 1)); echo "not ok $N ${TESTS[N - 1]} # $1"; }
+# skip_rest WHY: the tests that cannot run after an early failure
+skip_rest() {
+	while [ "$N" -lt "${#TESTS[@]}" ]; do
+		N=$((N + 1))
+		echo "ok $N ${TESTS[N - 1]} # SKIP $1"
+	done
+}
+finish() {
+	echo "# fresh-root: $((N - FAILS)) passed, $FAILS failed"
+	[ "$FAILS" = 0 ] && exit 0
+	exit 1
+}
 diag() { sed -u 's/^/# /'; }
 
 # Mounts under the root that the host can see (there should be none)
 mounts_under_root() {
 	awk -v r="$ROOT" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo
+}
+
+# Processes whose root directory is the fresh root (there should be
+# none once the namespaces are gone)
+procs_in_root() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null || true)" = "$ROOT" ] && echo "${p#/proc/}"
+	done
+	return 0
 }
 
 # The host's apt sources, except the backports file deps.sh writes: a
@@ -64,37 +95,53 @@ host_sources() {
 	return 0
 }
 
-# The host's settings for reaching the archive (proxies, validity
-# checks of a snapshot) go with it
+# The host's settings for reaching the archive, and only those: its
+# proxies and the validity checks of a snapshot archive
 host_aptopts() {
-	local f
-	for f in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
-		[ -f "$f" ] || continue
-		grep -qs '^[[:space:]]*Acquire' "$f" && echo "--aptopt=$f"
-	done
+	apt-config dump | sed -n -E \
+		-e 's/;$//' \
+		-e '/^Acquire::(https?|ftp)::Proxy(::[^ ]+)? /p' \
+		-e '/^Acquire::Check-(Valid-Until|Date) /p' | sed 's/^/--aptopt=/'
 	return 0
 }
+
+# Hooks of mmdebstrap (run with sh; FRESH_DEBS in the environment):
+# the cached downloads go in as hard links, new downloads come back
+# out, so mmdebstrap does not fetch them again next time
+SETUP_HOOK='mkdir -p "$1/var/cache/apt/archives" &&
+	find "$FRESH_DEBS" -maxdepth 1 -name "*.deb" -exec cp -l -t "$1/var/cache/apt/archives" {} +'
+SAVE_HOOK='for f in "$1"/var/cache/apt/archives/*.deb; do
+	[ -e "$f" ] || continue
+	[ -e "$FRESH_DEBS/${f##*/}" ] || ln "$f" "$FRESH_DEBS/" || exit 1
+done'
+# The keys of the host's apt sources, for apt-get update in the root
+KEYS_HOOK='for d in trusted.gpg.d keyrings; do
+	[ -d "/etc/apt/$d" ] || continue
+	mkdir -p "$1/etc/apt/$d" && cp -a "/etc/apt/$d/." "$1/etc/apt/$d/"
+done
+[ ! -f /etc/apt/trusted.gpg ] || cp -a /etc/apt/trusted.gpg "$1/etc/apt/"'
 
 bootstrap() {
 	local sources opts
 	mapfile -t sources < <(host_sources)
 	mapfile -t opts < <(host_aptopts)
-	[ "${#sources[@]}" -gt 0 ] || die "the host has no apt sources to give the root"
+	if [ "${#sources[@]}" = 0 ]; then
+		echo "the host has no apt sources to give the root"
+		return 1
+	fi
 	mkdir -p "$DEBS"
-	# Keep the downloads: mmdebstrap keeps what it finds in the
-	# archives directory, and the customize hook saves the new ones
-	mmdebstrap --variant=minbase --include=git,make "${opts[@]}" \
-		--setup-hook='mkdir -p "$1/var/cache/apt/archives"' \
-		--setup-hook="find '$DEBS' -maxdepth 1 -name '*.deb' -exec cp -t \"\$1/var/cache/apt/archives\" {} +" \
-		--customize-hook="find \"\$1/var/cache/apt/archives\" -maxdepth 1 -name '*.deb' -exec cp -n -t '$DEBS' {} +" \
+	FRESH_DEBS=$DEBS mmdebstrap --variant=minbase --include=git,make "${opts[@]}" \
+		--skip=essential/unlink --setup-hook="$SETUP_HOOK" \
+		--customize-hook="$SAVE_HOOK" --customize-hook="$KEYS_HOOK" \
 		bookworm "$ROOT" "${sources[@]}"
 }
 
-# In a private mount namespace: mount what qemu and apt need, run the
-# command in the root as root with a clean environment
+# In private mount and PID namespaces: mount what qemu and apt need, run
+# the command in the root as root with a clean environment. When it
+# ends, or is interrupted, everything in the namespaces goes with it.
 run_in_root() {
 	local cmd=$1
-	unshare --mount --propagation private -- /bin/bash -euc '
+	unshare --mount --propagation private --pid --fork --kill-child -- /bin/bash -euc '
 		root=$1 debs=$2 cmd=$3 limit=$4
 		mount -t proc proc "$root/proc"
 		mount --rbind /sys "$root/sys"
@@ -106,75 +153,6 @@ run_in_root() {
 			LANG=C.UTF-8 TERM=dumb FRESH_ROOT_INSIDE=1 \
 			/bin/bash -c "cd /root/project && $cmd"
 	' fresh-root "$ROOT" "$DEBS" "$cmd" "$TIMEOUT"
-}
-
-main() {
-	local t0 t1 rc p missing=() left
-	[ "$(id -u)" = 0 ] || die "fresh-root needs root (mmdebstrap, chroot, mounts)"
-	command -v mmdebstrap >/dev/null || die "mmdebstrap is missing: run 'make deps'"
-	mkdir -p "$WORK"
-	echo "TAP version 13"
-	echo "1..5"
-	if [ -n "$(git -C "$SRC" status --porcelain --untracked-files=no)" ]; then
-		echo "# NB: $SRC has uncommitted changes; the clone tests its HEAD"
-	fi
-
-	left=$(mounts_under_root)
-	[ -z "$left" ] || die "still mounted under $ROOT from an earlier run: $left"
-	rm -rf "$ROOT"
-	t0=$(date +%s)
-	if bootstrap 2>&1 | diag && [ -x "$ROOT/usr/bin/git" ] && [ -x "$ROOT/usr/bin/make" ]; then
-		ok "bootstrap a minbase bookworm root with git and make"
-	else
-		not_ok "bootstrap a minbase bookworm root with git and make" "mmdebstrap failed"
-		echo "# fresh-root: 0 passed, $FAILS failed"
-		exit 1
-	fi
-	t1=$(date +%s)
-	echo "# bootstrap: $((t1 - t0)) s"
-
-	for p in "${MUST_LACK[@]}"; do
-		if chroot "$ROOT" dpkg-query -W -f '${db:Status-Status}\n' "$p" 2>/dev/null |
-			grep -qx installed; then
-			missing+=("$p")
-		fi
-	done
-	if [ "${#missing[@]}" = 0 ]; then
-		ok "the new root lacks what deps installs (${MUST_LACK[*]})"
-	else
-		not_ok "the new root lacks what deps installs" "already installed: ${missing[*]}"
-	fi
-
-	git clone -q --no-hardlinks "$SRC" "$ROOT/root/project"
-	echo "# testing $(git -C "$ROOT/root/project" log -1 --format='%h %s')"
-	rc=0
-	t0=$(date +%s)
-	run_in_root "make $MODE" >"$LOG" 2>&1 || rc=$?
-	t1=$(date +%s)
-	diag <"$LOG"
-	echo "# make $MODE in the fresh root: $((t1 - t0)) s (exit status $rc)"
-	echo "$(date -u +%FT%TZ) make $MODE: $((t1 - t0)) s, exit status $rc" >>"$TIMES"
-	if [ "$rc" = 0 ]; then
-		ok "make $MODE in the fresh root"
-	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		not_ok "make $MODE in the fresh root" "timed out after $TIMEOUT s"
-	else
-		not_ok "make $MODE in the fresh root" "exit status $rc: $(failure_reason)"
-	fi
-
-	case $MODE in
-	demo) check_demo_report ;;
-	check) check_summary ;;
-	esac
-
-	left=$(mounts_under_root)
-	if [ -z "$left" ]; then
-		ok "nothing left mounted under the root"
-	else
-		not_ok "nothing left mounted under the root" "${left//$'\n'/ }"
-	fi
-	echo "# fresh-root: $((N - FAILS)) passed, $FAILS failed"
-	[ "$FAILS" = 0 ]
 }
 
 # Why make stopped: the first line that says ERROR, or else the last
@@ -196,9 +174,9 @@ check_demo_report() {
 		grep -qF -- "$want" "$LOG" || missing+=("'$want'")
 	done
 	if [ "${#missing[@]}" = 0 ]; then
-		ok "the demo's negotiation report"
+		ok
 	else
-		not_ok "the demo's negotiation report" "missing ${missing[*]}"
+		not_ok "missing ${missing[*]}"
 	fi
 }
 
@@ -207,10 +185,98 @@ check_summary() {
 	local line
 	line=$(grep -E '^check: [0-9]+ passed, [0-9]+ failed$' "$LOG" | tail -n 1 || true)
 	case $line in
-	"check: 0 passed"*|"") not_ok "make check's summary in the fresh root" "${line:-no summary line}" ;;
-	*", 0 failed") ok "make check's summary in the fresh root ($line)" ;;
-	*) not_ok "make check's summary in the fresh root" "$line" ;;
+	"check: 0 passed"*|"") not_ok "${line:-no summary line}" ;;
+	*", 0 failed") ok "$line" ;;
+	*) not_ok "$line" ;;
 	esac
+}
+
+main() {
+	local t0 t1 rc p cached codename missing=() left why
+	[ "$(id -u)" = 0 ] || die "fresh-root needs root (mmdebstrap, chroot, mounts)"
+	command -v mmdebstrap >/dev/null || die "mmdebstrap is missing: run 'make deps'"
+	# mountinfo escapes blanks and backslashes; keep the path plain
+	case $ROOT in
+	*[[:space:]\\]*) die "the fresh root's path may not hold blanks or backslashes: $ROOT" ;;
+	esac
+	echo "KTAP version 1"
+	echo "1..${#TESTS[@]}"
+
+	left=$(mounts_under_root; procs_in_root)
+	[ -z "$left" ] || die "an earlier run is still mounted or running in $ROOT: ${left//$'\n'/ }"
+	rm -rf --one-file-system "$ROOT" "$CLONE"
+
+	# As root on another user's checkout, git refuses the repository
+	# unless told it is safe
+	printf '[safe]\n\tdirectory = *\n' >"$WORK/gitconfig"
+	if why=$(GIT_CONFIG_GLOBAL=$WORK/gitconfig git clone -q --no-hardlinks "$SRC" "$CLONE" 2>&1); then
+		ok "$(git -C "$CLONE" log -1 --format='%h %s')"
+		[ -z "$(GIT_CONFIG_GLOBAL=$WORK/gitconfig git -C "$SRC" status --porcelain \
+			--untracked-files=no 2>/dev/null || true)" ] ||
+			echo "# NB: $SRC has uncommitted changes; the clone tests its HEAD"
+	else
+		not_ok "git clone $SRC: ${why//$'\n'/ }"
+		skip_rest "no clone"
+		finish
+	fi
+
+	cached=$(find "$DEBS" -maxdepth 1 -name '*.deb' 2>/dev/null | wc -l)
+	echo "# $cached downloaded packages in the cache"
+	t0=$(date +%s)
+	rc=0
+	bootstrap 2>&1 | diag || rc=$?
+	t1=$(date +%s)
+	echo "# bootstrap: $((t1 - t0)) s"
+	if [ "$rc" = 0 ] && [ -x "$ROOT/usr/bin/git" ] && [ -x "$ROOT/usr/bin/make" ]; then
+		ok
+	else
+		not_ok "mmdebstrap failed (exit status $rc)"
+		skip_rest "no root"
+		finish
+	fi
+
+	codename=$(. "$ROOT/etc/os-release" && echo "${VERSION_CODENAME:-}")
+	for p in "${MUST_LACK[@]}"; do
+		if chroot "$ROOT" dpkg-query -W -f '${db:Status-Status}\n' "$p" 2>/dev/null |
+			grep -qx installed; then
+			missing+=("$p")
+		fi
+	done
+	if [ "$codename" != bookworm ]; then
+		not_ok "the root is '${codename:-?}', not bookworm"
+	elif [ "${#missing[@]}" != 0 ]; then
+		not_ok "already installed: ${missing[*]}"
+	else
+		ok "none of ${MUST_LACK[*]}"
+	fi
+
+	mv "$CLONE" "$ROOT/root/project"
+	rc=0
+	t0=$(date +%s)
+	run_in_root "make $MODE" 2>&1 | tee "$LOG" | diag || rc=$?
+	t1=$(date +%s)
+	echo "# make $MODE in the fresh root: $((t1 - t0)) s (exit status $rc)"
+	echo "$(date -u +%FT%TZ) make $MODE: $((t1 - t0)) s, exit status $rc, $cached packages cached" >>"$TIMES"
+	if [ "$rc" = 0 ]; then
+		ok "$((t1 - t0)) s"
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		not_ok "timed out after $TIMEOUT s"
+	else
+		not_ok "exit status $rc: $(failure_reason)"
+	fi
+
+	case $MODE in
+	demo) check_demo_report ;;
+	check) check_summary ;;
+	esac
+
+	left=$(mounts_under_root; procs_in_root)
+	if [ -z "$left" ]; then
+		ok
+	else
+		not_ok "${left//$'\n'/ }"
+	fi
+	finish
 }
 
 main "$@"

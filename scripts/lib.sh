@@ -41,8 +41,10 @@ load_base() {
 # for kernel KVER ("none: <why>" if modprobe would find none, so that a
 # check can show it rather than die without a word)
 rpcrdma_path() {
-	local out
-	out=$(modinfo -k "$1" -n rpcrdma 2>&1) || out="none: ${out//$'\n'/ }"
+	local out err
+	err=$(mktemp)
+	out=$(modinfo -k "$1" -n rpcrdma 2>"$err") || out="none: $(tr '\n' ' ' <"$err")"
+	rm -f "$err"
 	echo "$out"
 }
 
@@ -104,7 +106,12 @@ kernel_doc_of() {
 	[ $# -gt 0 ] || return 0
 	[ -f "$TREE/scripts/kernel-doc" ] || die "no scripts/kernel-doc in $TREE"
 	tmp=$(mktemp -d)
-	tgit archive "$commit" -- "$@" | tar -x -C "$tmp"
+	# (explicit: callers may run this where errexit is off)
+	if ! tgit archive "$commit" -- "$@" | tar -x -C "$tmp"; then
+		rm -rf "$tmp"
+		echo "kernel_doc_of: cannot read $* of $commit" >&2
+		return 1
+	fi
 	# kernel-doc's exit status counts warnings; its output says what they are
 	(cd "$tmp" && perl "$TREE/scripts/kernel-doc" -none -Wall "$@" 2>&1 || true) |
 		sed -E 's/:[0-9]+: /: /' | sort -u
@@ -144,11 +151,15 @@ PY
 # adds must have clean kernel-doc, the ones it changes must gain no
 # kernel-doc warning, and its reStructuredText must parse
 doc_problems() {
-	local from=$1 to=$2 added changed docs old new
-	mapfile -t added < <(tgit diff --name-only --diff-filter=A "$from" "$to" -- '*.c' '*.h')
-	mapfile -t changed < <(tgit diff --name-only --diff-filter=M "$from" "$to" -- '*.c' '*.h')
-	mapfile -t docs < <(tgit diff --name-only --diff-filter=AM "$from" "$to" -- \
-		'Documentation/*.rst' | grep -v '/index\.rst$' || true)
+	local from=$1 to=$2 added changed docs old new list
+	# (not in <(...): a failing git there would read as "no files")
+	list=$(tgit diff --name-only --diff-filter=A "$from" "$to" -- '*.c' '*.h') || return 1
+	mapfile -t added < <(printf '%s' "$list" | sed '/^$/d')
+	list=$(tgit diff --name-only --diff-filter=M "$from" "$to" -- '*.c' '*.h') || return 1
+	mapfile -t changed < <(printf '%s' "$list" | sed '/^$/d')
+	list=$(tgit diff --name-only --diff-filter=AM "$from" "$to" -- 'Documentation/*.rst') ||
+		return 1
+	mapfile -t docs < <(printf '%s' "$list" | sed -e '/^$/d' -e '/\/index\.rst$/d')
 	kernel_doc_of "$to" "${added[@]}" || return 1
 	# Not in <(...): a failure there would read as "no warnings"
 	old=$(kernel_doc_of "$from" "${changed[@]}") || return 1

@@ -36,14 +36,15 @@ v=$(awk -v p="$pkg" '$1 == p { print $2; f = 1; exit } $1 == "!" p { f = 1; exit
 echo "installed $v"
 SH
 
-# apt-cache madison PKG: the lines "PKG VERSION" of the state file
-# "archive", as madison prints them
+# apt-cache madison PKG: the lines "PKG VERSION [src]" of the state
+# file "archive", as madison prints them ("src": a deb-src line)
 cat >"$SHIMS/apt-cache" <<'SH'
 #!/bin/bash
 s=$DEPS_TEST_STATE
 [ "$1" = madison ] || { echo "apt-cache shim: $*" >&2; exit 99; }
 [ ! -e "$s/apt-cache-broken" ] || { echo "E: The package cache file is corrupted" >&2; exit 100; }
-out=$(awk -v p="$2" '$1 == p { printf "%s | %s | http://deb.debian.org/debian bookworm-backports/main amd64 Packages\n", $1, $2 }' "$s/archive")
+out=$(awk -v p="$2" '$1 == p { printf "%10s | %s | http://deb.debian.org/debian bookworm-backports/main %s\n", $1, $2,
+	$3 == "src" ? "Sources" : "amd64 Packages" }' "$s/archive")
 [ -n "$out" ] || echo "N: Unable to locate package $2" >&2
 [ -z "$out" ] || echo "$out"
 SH
@@ -92,6 +93,7 @@ new_case() {
 	printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm bookworm-backports\nComponents: main\n' \
 		>"$S/apt/sources.list.d/debian.sources"
 	: >"$S/installed"
+	: >"$S/keyring.gpg"
 	archive "$PIN"
 }
 # archive VERSION...: the base packages in these versions
@@ -117,7 +119,8 @@ all_installed() {
 run_deps() {
 	RC=0
 	OUTPUT=$(cd "$TOP" && env PATH="$SHIMS:$PATH" DEPS_TEST_STATE="$S" \
-		BUILD="${CASE_BUILD:-$S/build}" DEPS_APT_ETC="$S/apt" BASE_PKG_VERSION="$PIN" \
+		BUILD="${CASE_BUILD:-$S/build}" DEPS_APT_ETC="$S/apt" \
+		DEPS_KEYRING="${CASE_KEYRING:-$S/keyring.gpg}" BASE_PKG_VERSION="${CASE_PIN-$PIN}" \
 		bash scripts/deps.sh 2>&1) || RC=$?
 	touch "$S/apt-get.log"
 }
@@ -136,8 +139,12 @@ want() {
 has() { grep -qF -- "$1" <<<"$OUTPUT"; }
 apt_calls() { grep -c "^$1" "$S/apt-get.log" || true; }
 base_env() { grep -qxF -- "$1" "$S/build/base.env"; }
-# A stop: exit status 1 and a line that says why, never a bare failure
-stopped_saying() { [ "$RC" = 1 ] && grep -q '^ERROR: deps: ' <<<"$OUTPUT" && has "$1"; }
+# A stop: exit status 1 and one line that says why, never a bare
+# failure, nor a second line about the same stop
+stopped_saying() {
+	[ "$RC" = 1 ] && [ "$(grep -c '^ERROR: ' <<<"$OUTPUT")" = 1 ] &&
+		grep -q '^ERROR: deps: ' <<<"$OUTPUT" && has "$1"
+}
 verdict() {
 	N=$((N + 1))
 	if [ -z "$WHY" ]; then
@@ -150,8 +157,8 @@ verdict() {
 	WHY=
 }
 
-echo "TAP version 13"
-echo "1..16"
+echo "KTAP version 1"
+echo "1..23"
 
 new_case
 run_deps
@@ -244,7 +251,7 @@ verdict "all installed, not root: nothing needs root"
 new_case
 touch "$S/fail-update"
 run_deps
-want "says what the update was for" stopped_saying "ERROR: deps: reading the package lists for looking for linux-source-6.12 $PIN: 'apt-get update' exited with 100"
+want "says what the update was for" stopped_saying "ERROR: deps: apt-get update, for linux-source-6.12 $PIN: apt-get update exited with 100"
 want "shows apt's own error" has "E: Failed to fetch"
 want "no install" [ "$(apt_calls install)" = 0 ]
 verdict "apt-get update failing: stops, with apt's reason"
@@ -252,8 +259,9 @@ verdict "apt-get update failing: stops, with apt's reason"
 new_case
 touch "$S/fail-install"
 run_deps
-want "says what was being installed" stopped_saying "ERROR: deps: installing linux-source-6.12=$PIN"
-want "names the command and status" has "'apt-get install -y --no-install-recommends linux-source-6.12=$PIN"
+want "says what was being installed" stopped_saying "apt-get install exited with 100 (apt's last lines are above)"
+want "counts the packages" grep -qE '^ERROR: deps: installing [0-9]+ packages: ' <<<"$OUTPUT"
+want "lists the packages" has ">>> installing: linux-source-6.12=$PIN linux-headers-6.12.95+deb12-amd64=$PIN"
 want "shows apt's own error" has "E: Unable to fetch some archives"
 want "no base.env" [ ! -e "$S/build/base.env" ]
 verdict "apt-get install failing: stops, with apt's reason"
@@ -265,7 +273,7 @@ want "says what is still missing" stopped_saying "apt-get install succeeded but 
 verdict "apt-get install claiming success: stops, naming what is missing"
 
 new_case
-touch "$S/dpkg-broken" "$S/apt-cache-broken"
+touch "$S/dpkg-broken"
 run_deps
 want "says dpkg-query failed and why" stopped_saying "dpkg-query -W linux-source-6.12 exited with 2: dpkg-query: error: parsing file"
 verdict "dpkg-query failing: stops, with its reason"
@@ -278,6 +286,64 @@ run_deps
 unset CASE_BUILD
 want "names the command that failed" stopped_saying "\"mkdir -p \"\$BUILD\"\" exited with 1"
 verdict "an unforeseen failure still names its command"
+
+new_case
+touch "$S/apt-cache-broken"
+run_deps
+want "says apt-cache failed and why" stopped_saying "apt-cache madison linux-source-6.12 exited with 100: E: The package cache file is corrupted"
+verdict "apt-cache failing: stops, with its reason"
+
+new_case
+rm "$S/apt/sources.list.d/debian.sources"
+CASE_KEYRING=$S/no-such-keyring.gpg
+run_deps
+unset CASE_KEYRING
+want "names the keyring" stopped_saying "no $S/no-such-keyring.gpg to check bookworm-backports with: install debian-archive-keyring"
+want "writes nothing" [ ! -e "$S/apt/sources.list.d/bookworm-backports.sources" ]
+verdict "no backports source and no archive key: stops, naming the key"
+
+# The pin left the archive and an earlier run installed the newest
+new_case
+: >"$S/archive"
+archive "$NEWER"
+installed "linux-source-6.12 $NEWER" "linux-headers-6.12.117+deb12-amd64 $NEWER" \
+	"linux-image-6.12.117+deb12-amd64 $NEWER" "* 1.0"
+run_deps
+want "exit status 0" [ "$RC" = 0 ]
+want "no apt-get call" [ ! -s "$S/apt-get.log" ]
+want "a warning naming both" has "WARNING: pinned base $PIN is not in the apt lists; using the installed $NEWER"
+want "base.env follows" base_env "KVER='6.12.117+deb12-amd64'"
+verdict "pin gone, newest installed earlier: kept, without apt"
+
+echo 1000 >"$S/uid"
+run_deps
+want "exit status 0" [ "$RC" = 0 ]
+verdict "pin gone, newest installed earlier, not root: kept"
+
+new_case
+installed "linux-source-6.12 $NEWER" "* 1.0"
+run_deps
+want "exit status 0" [ "$RC" = 0 ]
+want "says it downgrades" has "linux-source-6.12 $NEWER is installed; the base is $PIN: downgrading it"
+want "apt-get allowed to downgrade to the pin" grep -qF -- "--allow-downgrades linux-source-6.12=$PIN" "$S/apt-get.log"
+verdict "a newer linux-source-6.12 installed: back to the pin"
+
+new_case
+echo "linux-source-6.12 9.9.9-1 src" >>"$S/archive"
+grep -v "^linux-source-6.12 $PIN" "$S/archive" >"$S/archive.new"
+mv "$S/archive.new" "$S/archive"
+archive "$NEWER"
+run_deps
+want "exit status 0" [ "$RC" = 0 ]
+want "the newest binary version, not the source-only one" base_env "BASE_VERSION='$NEWER'"
+verdict "deb-src versions are not candidates"
+
+new_case
+CASE_PIN=
+run_deps
+unset CASE_PIN
+want "says the pin is not set" stopped_saying "BASE_PKG_VERSION is not set"
+verdict "no pin: stops, saying so"
 
 echo "# deps-test: $((N - FAILED)) passed, $FAILED failed"
 [ "$FAILED" = 0 ]
