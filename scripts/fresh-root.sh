@@ -22,6 +22,16 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# A command that fails where nobody expected it still ends the KTAP
+# stream with a reason
+set -E
+trap 'fresh_root_err $? "$BASH_COMMAND" "$LINENO"' ERR
+fresh_root_err() {
+	trap - ERR
+	echo "Bail out! scripts/fresh-root.sh:$3: \"$2\" exited with $1"
+	exit 1
+}
+
 MODE=${1:-demo}
 SRC=${FRESH_SRC:-$TOP}
 mkdir -p "$BUILD/fresh-root"
@@ -220,7 +230,8 @@ main() {
 		finish
 	fi
 
-	cached=$(find "$DEBS" -maxdepth 1 -name '*.deb' 2>/dev/null | wc -l)
+	mkdir -p "$DEBS"
+	cached=$(find "$DEBS" -maxdepth 1 -name '*.deb' | wc -l)
 	echo "# $cached downloaded packages in the cache"
 	t0=$(date +%s)
 	rc=0
