@@ -158,7 +158,7 @@ run_in_root() {
 		mount --rbind /dev "$root/dev"
 		mkdir -p "$root/var/cache/apt/archives"
 		mount --bind "$debs" "$root/var/cache/apt/archives"
-		exec timeout --kill-after=30 "$limit" chroot "$root" /usr/bin/env -i \
+		exec timeout --foreground --kill-after=30 "$limit" chroot "$root" /usr/bin/env -i \
 			HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 			LANG=C.UTF-8 TERM=dumb FRESH_ROOT_INSIDE=1 \
 			/bin/bash -c "cd /root/project && $cmd"
