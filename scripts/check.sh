@@ -121,7 +121,8 @@ else
 fi
 
 fresh_root_skipped() {
-	printf 'KTAP version 1\n1..1\nok 1 fresh-root # SKIP already inside a fresh root\n'
+	ktap_plan 1
+	ktap_skip fresh-root "already inside a fresh root"
 }
 
 main() {

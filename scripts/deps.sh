@@ -32,24 +32,16 @@ APT_UPDATED=
 VER=
 DOWNGRADE=
 
-# fail says why deps stops and exits with SAID (in a subshell) or 1.
-# A command that fails for an unforeseen reason still gets one message
-# that names it, never a bare "make: *** Error 1"; a failure that has
-# been explained (SAID) passes through the enclosing $(...) silently.
+# fail says why deps stops, and exits with SAID inside a $(...), so
+# that the enclosing one passes it on without a second message; a
+# command that fails for an unforeseen reason still gets one message
+# that names it, never a bare "make: *** Error 1"
 SAID=87
 fail() {
 	printf 'ERROR: deps: %s\n' "$*" >&2
 	exit $((BASH_SUBSHELL > 0 ? SAID : 1))
 }
-set -E
-trap 'deps_err $? "$BASH_COMMAND" "$LINENO"' ERR
-deps_err() {
-	trap - ERR
-	[ "$1" = "$SAID" ] && exit $((BASH_SUBSHELL > 0 ? SAID : 1))
-	printf 'ERROR: deps: stopped at scripts/deps.sh:%s: "%s" exited with %s\n' \
-		"$3" "$2" "$1" >&2
-	exit 1
-}
+on_failure "ERROR: deps: stopped at " "$SAID"
 
 [ -n "${BASE_PKG_VERSION:-}" ] ||
 	fail "BASE_PKG_VERSION is not set: run 'make deps' (the top-level Makefile pins it)"
@@ -88,16 +80,9 @@ archive_versions() {
 # apt_run WHAT CMD...: run an apt command quietly; on failure show the
 # end of its output and stop, saying what it was for
 apt_run() {
-	local what=$1 out rc=0
+	local what=$1
 	shift
-	out=$(mktemp)
-	DEBIAN_FRONTEND=noninteractive "$@" >"$out" 2>&1 || rc=$?
-	if [ "$rc" != 0 ]; then
-		tail -n 40 "$out" >&2
-		rm -f "$out"
-		fail "$what: $1 $2 exited with $rc (apt's last lines are above)"
-	fi
-	rm -f "$out"
+	DEBIAN_FRONTEND=noninteractive QUIET_WHAT="deps: $what" quiet "$@"
 }
 
 backports_configured() {
@@ -136,11 +121,19 @@ apt_update_once() {
 	APT_UPDATED=1
 }
 
+# base_packages ABI: the names of the base's source, headers and image
+base_packages() { echo "linux-source-6.12 linux-headers-$1-amd64 linux-image-$1-amd64"; }
+
+# pin_gone HOW: the pin can no longer be installed; say so, and what to do
+pin_gone() {
+	warn "pinned base $BASE_PKG_VERSION $1"
+	warn "update BASE_PKG_VERSION in the top-level Makefile to make this permanent"
+}
+
 # base_installed VERSION: source, headers and image all in VERSION
 base_installed() {
-	local abi p v
-	abi=$(pkg_abi "$1")
-	for p in linux-source-6.12 "linux-headers-$abi-amd64" "linux-image-$abi-amd64"; do
+	local p v
+	for p in $(base_packages "$(pkg_abi "$1")"); do
 		v=$(installed_version "$p")
 		[ "$v" = "$1" ] || return 1
 	done
@@ -162,8 +155,7 @@ choose_version() {
 	if [ -n "$have" ] && ! grep -qxF "$BASE_PKG_VERSION" <<<"$versions" &&
 	   base_installed "$have"; then
 		VER=$have
-		warn "pinned base $BASE_PKG_VERSION is not in the apt lists; using the installed $VER"
-		warn "update BASE_PKG_VERSION in the top-level Makefile to make this permanent"
+		pin_gone "is not in the apt lists; using the installed $VER"
 		return
 	fi
 	apt_update_once "linux-source-6.12 $BASE_PKG_VERSION"
@@ -174,8 +166,7 @@ choose_version() {
 		[ -n "$versions" ] ||
 			fail "no linux-source-6.12 in the apt sources: is bookworm-backports reachable? ('apt-cache policy linux-source-6.12')"
 		VER=$(sort -V <<<"$versions" | tail -n 1)
-		warn "pinned base $BASE_PKG_VERSION is no longer in the archive; using $VER"
-		warn "update BASE_PKG_VERSION in the top-level Makefile to make this permanent"
+		pin_gone "is no longer in the archive; using $VER"
 	fi
 	if [ -n "$have" ] && dpkg --compare-versions "$have" gt "$VER"; then
 		log "linux-source-6.12 $have is installed; the base is $VER: downgrading it"
@@ -188,7 +179,7 @@ choose_version() {
 missing_packages() {
 	local abi=$1 p v
 	# (v=$(...) on its own, so that a failing dpkg-query stops us)
-	for p in "linux-source-6.12" "linux-headers-$abi-amd64" "linux-image-$abi-amd64"; do
+	for p in $(base_packages "$abi"); do
 		v=$(installed_version "$p")
 		[ "$v" = "$VER" ] || echo "$p=$VER"
 	done

@@ -24,13 +24,7 @@
 
 # A command that fails where nobody expected it still ends the KTAP
 # stream with a reason
-set -E
-trap 'fresh_root_err $? "$BASH_COMMAND" "$LINENO"' ERR
-fresh_root_err() {
-	trap - ERR
-	echo "Bail out! scripts/fresh-root.sh:$3: \"$2\" exited with $1"
-	exit 1
-}
+on_failure "Bail out! "
 
 MODE=${1:-demo}
 SRC=${FRESH_SRC:-$TOP}
@@ -59,20 +53,17 @@ TESTS=("clone of the project"
        "$([ "$MODE" = demo ] && echo "the demo's negotiation report" ||
 	  echo "make check's summary in the fresh root")"
        "nothing left mounted or running in the root")
-N=0
-FAILS=0
-ok() { N=$((N + 1)); echo "ok $N ${TESTS[N - 1]}${1:+ ($1)}"; }
-not_ok() { N=$((N + 1)); FAILS=$((FAILS + 1)); echo "not ok $N ${TESTS[N - 1]} # $1"; }
+# ok [NOTE], not_ok REASON: the verdict of the next of TESTS
+ok() { ktap_ok "${TESTS[KTAP_N]}" "${1:-}"; }
+not_ok() { ktap_not_ok "${TESTS[KTAP_N]}" "$1"; }
 # skip_rest WHY: the tests that cannot run after an early failure
 skip_rest() {
-	while [ "$N" -lt "${#TESTS[@]}" ]; do
-		N=$((N + 1))
-		echo "ok $N ${TESTS[N - 1]} # SKIP $1"
+	while [ "$KTAP_N" -lt "${#TESTS[@]}" ]; do
+		ktap_skip "${TESTS[KTAP_N]}" "$1"
 	done
 }
 finish() {
-	echo "# fresh-root: $((N - FAILS)) passed, $FAILS failed"
-	[ "$FAILS" = 0 ] && exit 0
+	ktap_finish fresh-root && exit 0
 	exit 1
 }
 diag() { sed -u 's/^/# /'; }
@@ -209,8 +200,7 @@ main() {
 	case $ROOT in
 	*[[:space:]\\]*) die "the fresh root's path may not hold blanks or backslashes: $ROOT" ;;
 	esac
-	echo "KTAP version 1"
-	echo "1..${#TESTS[@]}"
+	ktap_plan "${#TESTS[@]}"
 
 	left=$(mounts_under_root; procs_in_root)
 	[ -z "$left" ] || die "an earlier run is still mounted or running in $ROOT: ${left//$'\n'/ }"
@@ -225,7 +215,7 @@ main() {
 			--untracked-files=no 2>/dev/null || true)" ] ||
 			echo "# NB: $SRC has uncommitted changes; the clone tests its HEAD"
 	else
-		not_ok "git clone $SRC: ${why//$'\n'/ }"
+		not_ok "git clone $SRC: $why"
 		skip_rest "no clone"
 		finish
 	fi
@@ -285,7 +275,7 @@ main() {
 	if [ -z "$left" ]; then
 		ok
 	else
-		not_ok "${left//$'\n'/ }"
+		not_ok "$left"
 	fi
 	finish
 }

@@ -55,16 +55,58 @@ tgit() { git -C "$TREE" "$@"; }
 SERIES=$TOP/patches/series
 series_lines() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES"; }
 
-# Run "$@" quietly; on failure show the tail of its output and fail.
+# Run "$@" quietly; on failure show the tail of its output and fail,
+# saying what it was for when QUIET_WHAT says so
 quiet() {
-	local out
+	local out rc=0 cmd=$*
 	out=$(mktemp)
-	if ! "$@" >"$out" 2>&1; then
+	"$@" >"$out" 2>&1 || rc=$?
+	if [ "$rc" != 0 ]; then
 		tail -n 40 "$out" >&2
 		rm -f "$out"
-		die "failed: $*"
+		[ "${#cmd}" -le 120 ] || cmd="$1 $2 ..."
+		die "${QUIET_WHAT:+$QUIET_WHAT: }'$cmd' exited with $rc (its last lines are above)"
 	fi
 	rm -f "$out"
+}
+
+# on_failure PREFIX [SAID]: a command that fails where nobody expected
+# it ends the script with one line, PREFIX then where and what failed,
+# never silently. A failure that exits with SAID has said why already
+# and passes through the enclosing $(...) without a second line.
+on_failure() {
+	ON_FAILURE_PREFIX=$1
+	ON_FAILURE_SAID=${2:-}
+	set -E
+	trap 'on_failure_trap $? "$BASH_COMMAND" "$LINENO"' ERR
+}
+on_failure_trap() {
+	trap - ERR
+	if [ -n "$ON_FAILURE_SAID" ] && [ "$1" = "$ON_FAILURE_SAID" ]; then
+		exit $((BASH_SUBSHELL > 0 ? ON_FAILURE_SAID : 1))
+	fi
+	printf '%s%s:%s: "%s" exited with %s\n' "$ON_FAILURE_PREFIX" \
+		"${0#"$TOP"/}" "$3" "$2" "$1" >&2
+	exit 1
+}
+
+# KTAP, as kselftest prints it: ktap_plan N, then one ktap_ok NAME
+# [NOTE], ktap_not_ok NAME REASON or ktap_skip NAME REASON a test, and
+# ktap_finish WHO, which prints "# WHO: P passed, F failed" and fails
+# if any did
+KTAP_N=0
+KTAP_FAILED=0
+ktap_plan() { printf 'KTAP version 1\n1..%s\n' "$1"; }
+ktap_ok() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $1${2:+ ($2)}"; }
+ktap_not_ok() {
+	KTAP_N=$((KTAP_N + 1))
+	KTAP_FAILED=$((KTAP_FAILED + 1))
+	echo "not ok $KTAP_N $1 # ${2//$'\n'/ }"
+}
+ktap_skip() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $1 # SKIP $2"; }
+ktap_finish() {
+	echo "# $1: $((KTAP_N - KTAP_FAILED)) passed, $KTAP_FAILED failed"
+	[ "$KTAP_FAILED" = 0 ]
 }
 
 # harness_env OUTDIR: export what tools/testing/nfsrdma needs (the

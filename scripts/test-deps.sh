@@ -8,10 +8,8 @@
 # whether apt works, who we are) and checks its exit status, what it
 # said and what it did. Prints KTAP.
 
-set -euo pipefail
-shopt -s inherit_errexit
+. "$(dirname "$0")/lib.sh"
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
 PIN=6.12.95-1~bpo12+1
 NEWER=6.12.117-1~deb12u1
 WORK=$(mktemp -d)
@@ -57,6 +55,8 @@ s=$DEPS_TEST_STATE
 echo "$*" >>"$s/apt-get.log"
 case $1 in
 update)
+	[ -e "$DEPS_APT_ETC/sources.list.d/bookworm-backports.sources" ] &&
+		echo "  with the backports source" >>"$s/apt-get.log"
 	[ ! -e "$s/fail-update" ] || { echo "E: Failed to fetch http://deb.debian.org/debian/dists/bookworm-backports/InRelease" >&2; exit 100; }
 	;;
 install)
@@ -88,7 +88,7 @@ chmod +x "$SHIMS"/*
 # new_case: a state with the backports source, root, nothing installed
 # and the pin (source, headers, image) in the archive
 new_case() {
-	S=$WORK/case$((N + 1))
+	S=$WORK/case$((KTAP_N + 1))
 	mkdir -p "$S/apt/sources.list.d" "$S/build"
 	printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm bookworm-backports\nComponents: main\n' \
 		>"$S/apt/sources.list.d/debian.sources"
@@ -126,8 +126,6 @@ run_deps() {
 }
 
 # --- verdicts ---------------------------------------------------------
-N=0
-FAILED=0
 WHY=
 # want DESCRIPTION CONDITION...: remember the first unmet condition
 want() {
@@ -146,19 +144,16 @@ stopped_saying() {
 		grep -q '^ERROR: deps: ' <<<"$OUTPUT" && has "$1"
 }
 verdict() {
-	N=$((N + 1))
 	if [ -z "$WHY" ]; then
-		echo "ok $N $1"
+		ktap_ok "$1"
 	else
-		FAILED=$((FAILED + 1))
-		echo "not ok $N $1 # wanted: $WHY; deps.sh exited with $RC"
+		ktap_not_ok "$1" "wanted: $WHY; deps.sh exited with $RC"
 		sed 's/^/# | /' <<<"$OUTPUT"
 	fi
 	WHY=
 }
 
-echo "KTAP version 1"
-echo "1..23"
+ktap_plan 23
 
 new_case
 run_deps
@@ -221,7 +216,7 @@ run_deps
 want "exit status 0" [ "$RC" = 0 ]
 want "says it adds the source" has "adding the bookworm-backports apt source"
 want "the source file" grep -qx 'Suites: bookworm-backports' "$S/apt/sources.list.d/bookworm-backports.sources"
-want "apt-get update after adding it" [ "$(head -n 1 "$S/apt-get.log" | cut -d' ' -f1)" = update ]
+want "apt-get update after adding it" grep -qxF "  with the backports source" "$S/apt-get.log"
 verdict "no backports source: deps adds it, then updates"
 
 new_case
@@ -251,7 +246,7 @@ verdict "all installed, not root: nothing needs root"
 new_case
 touch "$S/fail-update"
 run_deps
-want "says what the update was for" stopped_saying "ERROR: deps: apt-get update, for linux-source-6.12 $PIN: apt-get update exited with 100"
+want "says what the update was for" stopped_saying "ERROR: deps: apt-get update, for linux-source-6.12 $PIN: 'apt-get update' exited with 100"
 want "shows apt's own error" has "E: Failed to fetch"
 want "no install" [ "$(apt_calls install)" = 0 ]
 verdict "apt-get update failing: stops, with apt's reason"
@@ -259,8 +254,8 @@ verdict "apt-get update failing: stops, with apt's reason"
 new_case
 touch "$S/fail-install"
 run_deps
-want "says what was being installed" stopped_saying "apt-get install exited with 100 (apt's last lines are above)"
-want "counts the packages" grep -qE '^ERROR: deps: installing [0-9]+ packages: ' <<<"$OUTPUT"
+want "says what was being installed" grep -qE "^ERROR: deps: installing [0-9]+ packages: 'apt-get install \.\.\.' exited with 100" <<<"$OUTPUT"
+want "and nothing more" stopped_saying "(its last lines are above)"
 want "lists the packages" has ">>> installing: linux-source-6.12=$PIN linux-headers-6.12.95+deb12-amd64=$PIN"
 want "shows apt's own error" has "E: Unable to fetch some archives"
 want "no base.env" [ ! -e "$S/build/base.env" ]
@@ -318,6 +313,8 @@ verdict "pin gone, newest installed earlier: kept, without apt"
 echo 1000 >"$S/uid"
 run_deps
 want "exit status 0" [ "$RC" = 0 ]
+want "no apt-get call" [ ! -s "$S/apt-get.log" ]
+want "base.env follows" base_env "KVER='6.12.117+deb12-amd64'"
 verdict "pin gone, newest installed earlier, not root: kept"
 
 new_case
@@ -345,5 +342,4 @@ unset CASE_PIN
 want "says the pin is not set" stopped_saying "BASE_PKG_VERSION is not set"
 verdict "no pin: stops, saying so"
 
-echo "# deps-test: $((N - FAILED)) passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+ktap_finish deps-test
