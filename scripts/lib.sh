@@ -92,10 +92,11 @@ on_failure_trap() {
 
 # KTAP, as kselftest prints it: ktap_plan N, then one ktap_ok NAME
 # [NOTE], ktap_not_ok NAME REASON or ktap_skip NAME REASON a test, and
-# ktap_finish WHO, which prints "# WHO: P passed, F failed" and fails
-# if any did
+# ktap_finish WHO, which prints "# WHO: P passed, F failed[, S
+# skipped]" and fails if any did
 KTAP_N=0
 KTAP_FAILED=0
+KTAP_SKIPPED=0
 ktap_plan() { printf 'KTAP version 1\n1..%s\n' "$1"; }
 ktap_ok() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $1${2:+ ($2)}"; }
 ktap_not_ok() {
@@ -103,9 +104,15 @@ ktap_not_ok() {
 	KTAP_FAILED=$((KTAP_FAILED + 1))
 	echo "not ok $KTAP_N $1 # ${2//$'\n'/ }"
 }
-ktap_skip() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $1 # SKIP $2"; }
+ktap_skip() {
+	KTAP_N=$((KTAP_N + 1))
+	KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
+	echo "ok $KTAP_N $1 # SKIP $2"
+}
 ktap_finish() {
-	echo "# $1: $((KTAP_N - KTAP_FAILED)) passed, $KTAP_FAILED failed"
+	local skipped=
+	[ "$KTAP_SKIPPED" = 0 ] || skipped=", $KTAP_SKIPPED skipped"
+	echo "# $1: $((KTAP_N - KTAP_FAILED - KTAP_SKIPPED)) passed, $KTAP_FAILED failed$skipped"
 	[ "$KTAP_FAILED" = 0 ]
 }
 
