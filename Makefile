@@ -9,6 +9,16 @@
 BASE_PKG_VERSION := 6.12.95-1~bpo12+1
 export BASE_PKG_VERSION
 
+# The mainline base, where the primary series applies: Debian's
+# linux-source-7.3 from trixie-backports (scripts/mainline-deps.sh)
+MAINLINE_PKG_VERSION := 7.3.4-1~bpo13+1
+export MAINLINE_PKG_VERSION
+
+# The series that tree-wide targets (refresh, static) work on: mainline
+# (Linux 7.3, the primary) or 6.12 (its backport). See README.md.
+SERIES_BASE ?= mainline
+export SERIES_BASE
+
 BUILD ?= $(CURDIR)/build
 OUT   ?= $(CURDIR)/out
 export BUILD OUT
@@ -28,6 +38,10 @@ demo: deps modules tools
 deps:
 	@scripts/deps.sh
 
+## deps-mainline: fetch the pinned linux-source-7.3 (apt-get download, no install)
+deps-mainline: deps
+	@scripts/mainline-deps.sh
+
 ## deps-test: every way deps can stop, with stand-ins for apt, dpkg and id
 deps-test:
 	@scripts/test-deps.sh
@@ -37,29 +51,44 @@ FRESH_MODE ?= demo
 fresh-root: deps
 	@scripts/fresh-root.sh $(FRESH_MODE)
 
-## tree: assemble build/linux-<ver>: pristine base plus our series
-tree: deps
-	@scripts/tree.sh
+## tree: assemble build/linux-<ver> for both series: pristine base plus the series
+tree: tree-mainline tree-6.12
 
-## refresh: write tree commits back into patches/
+## tree-mainline: build/linux-7.3.<n>: linux-source-7.3 plus patches/mainline
+tree-mainline: deps-mainline
+	@SERIES_BASE=mainline scripts/tree.sh
+
+## tree-6.12: build/linux-6.12.<n>: linux-source-6.12 plus patches/6.12
+tree-6.12: deps
+	@SERIES_BASE=6.12 scripts/tree.sh
+
+## refresh: write tree commits back into patches/$(SERIES_BASE)
 refresh:
 	@scripts/refresh.sh
 
-## modules: build rpcrdma.ko against the Debian 6.12 headers
-modules: tree
-	@scripts/module.sh HEAD $(BUILD)/module
+## modules: build the 6.12 series' rpcrdma.ko against the Debian 6.12 headers
+modules: tree-6.12
+	@SERIES_BASE=6.12 scripts/module.sh HEAD $(BUILD)/module
+
+## modules-mainline: build the mainline rpcrdma.ko against Debian's 7.3 headers (trixie root)
+modules-mainline: tree-mainline
+	@SERIES_BASE=mainline scripts/module.sh HEAD $(BUILD)/module-mainline
 
 ## tools: build the rpcrdma-cm user-space command (no kernel tree needed)
 tools:
 	@$(MAKE) -s -C $(TOOL_DIR)
 
-## kunit: run the KUnit suites under UML with kunit.py
-kunit: tree
-	@scripts/kunit.sh
+## kunit: run the KUnit suites under UML with kunit.py, on mainline (7.3)
+kunit: tree-mainline
+	@SERIES_BASE=mainline scripts/kunit.sh
 
-## kunit-san: the KUnit suites again with KASAN and UBSAN (build/kunit-san)
-kunit-san: tree
-	@KUNIT_BUILD=$(BUILD)/kunit-san scripts/kunit.sh \
+## kunit-6.12: the KUnit suites on the 6.12 series (build/kunit-6.12)
+kunit-6.12: tree-6.12
+	@SERIES_BASE=6.12 KUNIT_BUILD=$(BUILD)/kunit-6.12 scripts/kunit.sh
+
+## kunit-san: the KUnit suites again with KASAN and UBSAN (build/kunit-san), on mainline
+kunit-san: tree-mainline
+	@SERIES_BASE=mainline KUNIT_BUILD=$(BUILD)/kunit-san scripts/kunit.sh \
 		--kconfig_add CONFIG_KASAN=y --kconfig_add CONFIG_KASAN_GENERIC=y \
 		--kconfig_add CONFIG_UBSAN=y --kconfig_add CONFIG_UBSAN_BOUNDS=y \
 		--kconfig_add CONFIG_UBSAN_ALIGNMENT=n
@@ -81,13 +110,17 @@ FUZZ_SECONDS ?= 600
 fuzz: deps
 	@tools/testing/rpcrdma-cm-fuzz/run.sh $(FUZZ_SECONDS)
 
-## static: sparse (C=1) and W=1 on net/sunrpc/xprtrdma, compared with base
+## static: sparse (C=1) and W=1 on net/sunrpc/xprtrdma of $(SERIES_BASE), compared with base
 static: tree
 	@scripts/static-checks.sh
 
-## patchset: export the series to out/patchset and check each patch (SIGNOFF="Name <addr>" signs it)
-patchset: tree
-	@scripts/patchset.sh
+## patchset: export the mainline series to out/patchset/mainline and check each patch (SIGNOFF="Name <addr>" signs it)
+patchset: tree-mainline
+	@SERIES_BASE=mainline scripts/patchset.sh
+
+## patchset-6.12: the same for the 6.12 backport (out/patchset/6.12)
+patchset-6.12: tree-6.12
+	@SERIES_BASE=6.12 scripts/patchset.sh
 
 # The DKMS package: /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
 DKMS_NAME    := rpcrdma-rfc8797
@@ -95,11 +128,11 @@ DKMS_VERSION := 1.0
 export DKMS_NAME DKMS_VERSION
 
 ## dkms-tarball: the DKMS source package as out/dkms/<name>-<version>.tar.gz
-dkms-tarball: tree
+dkms-tarball: tree-6.12
 	@scripts/dkms.sh tarball
 
 ## dkms-install: dkms add, build and install for the pinned kernel (DKMS_KVER=...)
-dkms-install: tree
+dkms-install: tree-6.12
 	@scripts/dkms.sh install
 
 ## dkms-uninstall: dkms remove from every kernel; the stock rpcrdma.ko is used again
@@ -132,7 +165,7 @@ check-full:
 
 ## clean: remove build products of the module and the tool
 clean:
-	rm -rf --one-file-system $(BUILD)/module $(BUILD)/static $(BUILD)/patchset-check \
+	rm -rf --one-file-system $(BUILD)/module $(BUILD)/module-mainline $(BUILD)/static $(BUILD)/patchset-check \
 		$(BUILD)/fresh-root/root $(BUILD)/fresh-root/project $(OUT)
 	@$(MAKE) -s -C $(TOOL_DIR) clean
 
@@ -143,6 +176,7 @@ distclean: clean
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-.PHONY: all demo deps deps-test fresh-root tree refresh modules tools kunit kunit-san tools-check e2e bench fuzz static \
-	patchset dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
+.PHONY: all demo deps deps-mainline deps-test fresh-root tree tree-mainline tree-6.12 refresh \
+	modules modules-mainline tools kunit kunit-6.12 kunit-san tools-check e2e bench fuzz static \
+	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
 	check check-full clean distclean help

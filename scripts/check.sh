@@ -64,19 +64,19 @@ count_ktap() {
 # kunit.py ends with "Ran N tests: passed: P[, failed: F][, crashed: C]..."
 # and leaves out the counts that are zero.
 count_kunit() {
-	local line p f
-	line=$(grep -E 'Ran [0-9]+ tests?:' "$LOGDIR/kunit.log" | tail -n 1 || true)
-	[ -n "$line" ] || { fail "kunit (no result line)"; return; }
+	local name=$1 line p f
+	line=$(grep -E 'Ran [0-9]+ tests?:' "$LOGDIR/$name.log" | tail -n 1 || true)
+	[ -n "$line" ] || { fail "$name (no result line)"; return; }
 	p=$(awk -F'passed: ' 'NF > 1 { print $2 + 0 }' <<<"$line")
 	f=$({ grep -oE '(failed|crashed|errors): [0-9]+' <<<"$line" || true; } |
 		awk '{ n += $2 } END { print n + 0 }')
-	pass kunit "${p:-0}"
-	[ "$f" = 0 ] || fail kunit "$f"
+	pass "$name" "${p:-0}"
+	[ "$f" = 0 ] || fail "$name" "$f"
 }
 
 check_vermagic() {
 	local ours stock
-	load_base
+	SERIES_BASE=6.12 load_base
 	ours=$(modinfo -F vermagic "$BUILD/module/rpcrdma.ko")
 	echo "rpcrdma.ko: $(readlink -f "$BUILD/module/rpcrdma.ko")"
 	echo "vermagic:   $ours"
@@ -126,11 +126,13 @@ fresh_root_skipped() {
 }
 
 main() {
-	local rc=0 before s
+	local rc=0 before s name base dir
 	mkdir -p "$LOGDIR"
 
 	step deps make -s -C "$TOP" deps || { fail deps; summary; }
 	pass deps
+	step deps-mainline make -s -C "$TOP" deps-mainline || { fail deps-mainline; summary; }
+	pass deps-mainline
 	step tree make -s -C "$TOP" tree || { fail tree; summary; }
 	pass tree
 
@@ -138,11 +140,15 @@ main() {
 	step deps-test "$TOP/scripts/test-deps.sh" || true
 	count_ktap deps-test
 
-	before=$FAILED
-	step kunit "$TOP/scripts/kunit.sh" || rc=1
-	count_kunit
-	# kunit.py failed without a failing test: a build or boot problem
-	[ "$rc" = 0 ] || [ "$FAILED" -gt "$before" ] || fail kunit
+	# KUnit under UML on both bases: mainline (7.3) first
+	for s in kunit:mainline:kunit kunit-6.12:6.12:kunit-6.12; do
+		IFS=: read -r name base dir <<<"$s"
+		before=$FAILED
+		rc=0
+		SERIES_BASE=$base KUNIT_BUILD=$BUILD/$dir step "$name" "$TOP/scripts/kunit.sh" || rc=1
+		count_kunit "$name"
+		[ "$rc" = 0 ] || [ "$FAILED" -gt "$before" ] || fail "$name"
+	done
 
 	if step modules make -s -C "$TOP" modules && step vermagic check_vermagic; then
 		pass modules
@@ -179,7 +185,15 @@ main() {
 		fail bench-quick
 	fi
 
-	if step patchset "$TOP/scripts/patchset.sh"; then pass patchset; else fail patchset; fi
+	# Both series, patch by patch
+	for s in patchset:mainline patchset-6.12:6.12; do
+		IFS=: read -r name base <<<"$s"
+		if SERIES_BASE=$base step "$name" "$TOP/scripts/patchset.sh"; then
+			pass "$name"
+		else
+			fail "$name"
+		fi
+	done
 
 	# The README's main command from nothing, in a new Debian root;
 	# check-full also runs this whole suite there. Inside such a root

@@ -18,6 +18,8 @@
 # NAME and VERSION come from the top-level Makefile (DKMS_NAME,
 # DKMS_VERSION).
 
+# The VMs, DKMS and make install run the 6.12 series
+SERIES_BASE=6.12
 . "$(dirname "$0")/lib.sh"
 load_base
 

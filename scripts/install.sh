@@ -9,6 +9,8 @@
 # own, or take it out again. Either way depmod runs, so the next
 # "modprobe rpcrdma" loads the right one. Root.
 
+# The VMs, DKMS and make install run the 6.12 series
+SERIES_BASE=6.12
 . "$(dirname "$0")/lib.sh"
 load_base
 

@@ -27,14 +27,40 @@ pkg_upstream() { printf '%s\n' "${1%%-*}"; }
 # Kernel ABI name of a Debian 6.12 package version: 6.12.95+deb12
 pkg_abi() { printf '%s+deb12\n' "$(pkg_upstream "$1")"; }
 
-# Load what deps.sh recorded: BASE_VERSION, BASE_ABI, KVER, HEADERS_DIR,
-# SRC_TARBALL, TREE.
+# The series a script works on: "mainline" (Linux 7.3, the primary
+# series) or "6.12" (its backport to Debian's 6.12 LTS, which the VMs,
+# DKMS and make install use). Each has patches/$SERIES_BASE/ and its
+# own kernel tree.
+SERIES_BASE=${SERIES_BASE:-mainline}
+case $SERIES_BASE in
+mainline|6.12) ;;
+*) die "SERIES_BASE=$SERIES_BASE: use mainline or 6.12" ;;
+esac
+export SERIES_BASE
+SERIES_DIR=$TOP/patches/$SERIES_BASE
+MAINLINE_ENV=$BUILD/mainline.env
+
+# Load what deps.sh recorded for the 6.12 base: BASE_VERSION, BASE_ABI,
+# KVER, HEADERS_DIR, SRC_TARBALL, TREE. For the mainline series, what
+# mainline-deps.sh recorded replaces BASE_VERSION, SRC_TARBALL and TREE,
+# and MAINLINE_KVER names its kernel. BASE_TITLE names the base.
 load_base() {
 	[ -r "$BASE_ENV" ] || die "$BASE_ENV is missing: run 'make deps' first"
 	# shellcheck source=/dev/null
 	. "$BASE_ENV"
 	[ -d "$HEADERS_DIR" ] ||
 		die "$HEADERS_DIR is missing: run 'make deps' (as root)"
+	BASE_TITLE="Debian linux-source-6.12 $BASE_VERSION"
+	if [ "$SERIES_BASE" = mainline ]; then
+		[ -r "$MAINLINE_ENV" ] ||
+			die "$MAINLINE_ENV is missing: run 'make deps-mainline' first"
+		# shellcheck source=/dev/null
+		. "$MAINLINE_ENV"
+		BASE_VERSION=$MAINLINE_VERSION
+		SRC_TARBALL=$MAINLINE_TARBALL
+		TREE=$MAINLINE_TREE
+		BASE_TITLE="Debian linux-source-7.3 $BASE_VERSION"
+	fi
 }
 
 # rpcrdma_path KVER: the rpcrdma.ko that "modprobe rpcrdma" would load
@@ -51,8 +77,8 @@ rpcrdma_path() {
 # git in the assembled kernel tree (load_base sets TREE)
 tgit() { git -C "$TREE" "$@"; }
 
-# The lines of patches/series without comments or blank lines
-SERIES=$TOP/patches/series
+# The lines of the series file without comments or blank lines
+SERIES=$SERIES_DIR/series
 series_lines() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES"; }
 
 # Run "$@" quietly; on failure show the tail of its output and fail,

@@ -4,7 +4,10 @@
 # module.sh COMMIT OUTDIR [KBUILD ARGS...]
 #
 # Build rpcrdma.ko from net/sunrpc/xprtrdma of COMMIT in $TREE, out of
-# tree, against the Debian 6.12 headers. The headers that the series
+# tree, against the base's Debian headers: 6.12's on the host, 7.3's
+# (SERIES_BASE=mainline) in the trixie root of trixie-root.sh, with
+# OUTDIR mounted at /work-out and the build's paths printed as the
+# host's. The headers that the series
 # changes or adds are put first on the include path, so they win over
 # the installed ones. Sources are copied by content, so a rebuild of an
 # unchanged commit compiles nothing.
@@ -46,8 +49,18 @@ main() {
 	rsync -rc --delete "$OUTDIR/include.new/include/" "$OUTDIR/include/"
 	rm -rf "$OUTDIR/include.new"
 
-	make -s -C "$HEADERS_DIR" M="$src/net/sunrpc/xprtrdma" \
-		NOSTDINC_FLAGS="-nostdinc -I$OUTDIR/include" -j"$(nproc)" "$@" modules
+	if [ "$SERIES_BASE" = mainline ]; then
+		OUTDIR=$(cd "$OUTDIR" && pwd)
+		"$TOP/scripts/trixie-root.sh" run "$OUTDIR" \
+			make -s -C "/usr/src/linux-headers-$MAINLINE_KVER" \
+			M=/work-out/src/net/sunrpc/xprtrdma \
+			NOSTDINC_FLAGS="-nostdinc -I/work-out/include" \
+			-j"$(nproc)" "$@" modules 2>&1 | sed "s|/work-out/|$OUTDIR/|g" ||
+			die "the build in the trixie root failed"
+	else
+		make -s -C "$HEADERS_DIR" M="$src/net/sunrpc/xprtrdma" \
+			NOSTDINC_FLAGS="-nostdinc -I$OUTDIR/include" -j"$(nproc)" "$@" modules
+	fi
 	ko=$src/net/sunrpc/xprtrdma/rpcrdma.ko
 	[ -f "$ko" ] || die "no rpcrdma.ko was built"
 	ln -sf "$ko" "$OUTDIR/rpcrdma.ko"

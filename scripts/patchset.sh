@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Export the series as git format-patch mail with a cover letter to
-# $OUT/patchset, then prove it: checkpatch --strict is clean, git am
+# Export the $SERIES_BASE series as git format-patch mail with a cover
+# letter to $OUT/patchset/$SERIES_BASE, then prove it: checkpatch --strict is clean, git am
 # applies it to a pristine base and yields our tree, and after every
 # patch net/sunrpc/xprtrdma builds with no sparse or W=1 warning the
 # base does not have, the kernel-doc of the files the patch adds is
@@ -13,14 +13,14 @@
 . "$(dirname "$0")/lib.sh"
 load_base
 
-DEST=$OUT/patchset
+DEST=$OUT/patchset/$SERIES_BASE
 # The author and Signed-off-by of every commit until someone posts it
 PLACEHOLDER='NFS/RDMA developers <nfs-rdma@example.org>'
 # make patchset SIGNOFF="Name <address>" puts a real one in the mails
 SIGNOFF=${SIGNOFF:-}
-AMTREE=$BUILD/patchset-check
+AMTREE=$BUILD/patchset-check-$SERIES_BASE
 # New files are covered by the existing net/sunrpc/ and
-# include/linux/sunrpc/ MAINTAINERS entries; see patches/cover-letter.
+# include/linux/sunrpc/ MAINTAINERS entries; see the cover letters.
 CHECKPATCH_IGNORE=FILE_PATH_CHANGES
 
 # sign_off MAIL...: put $SIGNOFF for the placeholder in the From: header
@@ -54,11 +54,16 @@ export_series() {
 	tgit format-patch -q --cover-letter --no-signature --zero-commit \
 		-o "$DEST" base..HEAD
 	cover=$(ls "$DEST"/0000-cover-letter.patch)
-	subject=$(head -n 1 "$TOP/patches/cover-letter")
-	python3 - "$cover" "$subject" "$TOP/patches/cover-letter" "$SIGNOFF" <<'PY'
+	subject=$(head -n 1 "$SERIES_DIR/cover-letter")
+	python3 - "$cover" "$subject" "$SERIES_DIR/cover-letter" "$SIGNOFF" \
+		"$(pkg_upstream "$BASE_VERSION")" "$BASE_TITLE" <<'PY'
 import sys
-path, subject, blurb_file, signoff = sys.argv[1:]
+path, subject, blurb_file, signoff, version, title = sys.argv[1:]
 blurb = open(blurb_file).read().split("\n", 1)[1].strip("\n")
+# The base, as a maintainer needs it to apply the series: the Debian
+# source package is no git commit, so name its version
+blurb += (f"\n\nThe series applies to Linux {version}, as shipped in {title}"
+          " (the same tree with Debian's patches applied), with git am.")
 if signoff:
     # The paragraph about the placeholder has done its job
     blurb = "\n\n".join(p for p in blurb.split("\n\n")
@@ -119,13 +124,13 @@ apply_to_pristine() {
 build_each_patch() {
 	local c n=0 what base new
 	# The pristine base, from scratch: the warnings every patch may keep
-	rm -rf "$BUILD/patchset-build"
-	base=$(build_warnings base "$BUILD/patchset-build") ||
+	rm -rf "$BUILD/patchset-build-$SERIES_BASE"
+	base=$(build_warnings base "$BUILD/patchset-build-$SERIES_BASE") ||
 		die "the pristine base does not build"
 	for c in $(git -C "$AMTREE" rev-list --reverse base..HEAD); do
 		n=$((n + 1))
 		what="patch $n ($(tgit log -1 --format=%s "$c"))"
-		new=$(build_warnings "$c" "$BUILD/patchset-build") ||
+		new=$(build_warnings "$c" "$BUILD/patchset-build-$SERIES_BASE") ||
 			die "$what: net/sunrpc/xprtrdma does not build"
 		new=$(comm -13 <(printf '%s\n' "$base") <(printf '%s\n' "$new") | sed '/^$/d')
 		if [ -n "$new" ]; then

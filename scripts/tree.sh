@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Materialise $TREE: the pristine Debian 6.12 source with our series on
-# top, one git commit per line of patches/series.
+# Materialise $TREE: the pristine base source (Debian's linux-source-7.3
+# for SERIES_BASE=mainline, linux-source-6.12 for SERIES_BASE=6.12) with
+# that series on top, one git commit per line of patches/$SERIES_BASE/series.
 #
 # The pristine source is committed once and tagged "base". The series
 # is rebuilt with git plumbing in a private index, without touching the
@@ -13,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 load_base
 
-STAMP=$BUILD/tree.stamp
+STAMP=$BUILD/tree-$SERIES_BASE.stamp
 AUTHOR_FALLBACK="NFS/RDMA developers <nfs-rdma@example.org>"
 
 inputs_hash() {
@@ -26,8 +27,8 @@ inputs_hash() {
 		# patch files and new files, by content
 		# (a missing one is build_series' to report, by name)
 		for f in $files; do
-			if [ -f "$TOP/patches/$f" ]; then
-				sha256sum "$TOP/patches/$f"
+			if [ -f "$SERIES_DIR/$f" ]; then
+				sha256sum "$SERIES_DIR/$f"
 			elif [ -f "$TOP/$f" ]; then
 				sha256sum "$TOP/$f"
 			else
@@ -51,11 +52,14 @@ make_base() {
 	tgit config core.autocrlf false
 	tgit add -A -f .
 	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
-		tgit commit -q -m "Debian linux-source-6.12 $BASE_VERSION"
+		tgit commit -q -m "$BASE_TITLE"
 	tgit tag base
 }
 
 # Build the series commits on top of "base" in a private index.
+# Each commit first gets its new files from the repository, then the
+# patch's diff: that holds the edits to upstream files and, in a
+# backport, the adjustments a new file needs on that base.
 # Prints the final commit id.
 build_series() {
 	local idx work parent patch entry src dst blob treeid commit
@@ -65,22 +69,22 @@ build_series() {
 	GIT_INDEX_FILE=$idx tgit read-tree base
 
 	while read -r patch entry; do
-		[ -f "$TOP/patches/$patch" ] || die "patches/series: no such patch '$patch'"
+		[ -f "$SERIES_DIR/$patch" ] || die "$SERIES: no such patch '$patch'"
 		tgit mailinfo "$work/msg" "$work/diff" \
-			<"$TOP/patches/$patch" >"$work/info"
-		if [ -s "$work/diff" ]; then
-			GIT_INDEX_FILE=$idx tgit apply --cached --whitespace=error-all \
-				"$work/diff" ||
-				die "patches/$patch does not apply; see README.md, 'Working on the tree'"
-		fi
+			<"$SERIES_DIR/$patch" >"$work/info"
 		for src in $entry; do
 			dst=${src#*=}
 			src=${src%%=*}
-			[ -f "$TOP/$src" ] || die "patches/series: $patch adds missing file '$src'"
+			[ -f "$TOP/$src" ] || die "$SERIES: $patch adds missing file '$src'"
 			blob=$(tgit hash-object -w "$TOP/$src")
 			GIT_INDEX_FILE=$idx tgit update-index --add \
 				--cacheinfo "100644,$blob,$dst"
 		done
+		if [ -s "$work/diff" ]; then
+			GIT_INDEX_FILE=$idx tgit apply --cached --whitespace=error-all \
+				"$work/diff" ||
+				die "patches/$SERIES_BASE/$patch does not apply; see README.md, 'Working on the tree'"
+		fi
 		treeid=$(GIT_INDEX_FILE=$idx tgit write-tree)
 		commit=$(commit_from_mail "$work" "$treeid" "$parent")
 		parent=$commit
@@ -120,12 +124,12 @@ main() {
 	fi
 	if [ -f "$STAMP" ] && [ -n "$head" ] &&
 	   [ "$(cut -d' ' -f2 "$STAMP")" != "$head" ] && [ -z "${FORCE:-}" ]; then
-		die "$TREE has commits that are not in patches/ yet. Run 'make refresh' to keep them, or 'make tree FORCE=1' to drop them"
+		die "$TREE has commits that are not in patches/$SERIES_BASE yet. Run 'make refresh SERIES_BASE=$SERIES_BASE' to keep them, or 'make tree FORCE=1' to drop them"
 	fi
 	if [ -n "$(tgit status --porcelain)" ]; then
 		# head may close the pipe on git: that is no failure
 		{ tgit status --short || true; } | head -n 20 >&2
-		die "$TREE has uncommitted edits. Commit them and run 'make refresh', or discard them with 'git -C $TREE checkout -f .'"
+		die "$TREE has uncommitted edits. Commit them and run 'make refresh SERIES_BASE=$SERIES_BASE', or discard them with 'git -C $TREE checkout -f .'"
 	fi
 	head=$(build_series)
 	tgit checkout -q -f -B series "$head"

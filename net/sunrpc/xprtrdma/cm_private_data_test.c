@@ -14,7 +14,7 @@
 #include <linux/string.h>
 #include <linux/sunrpc/rpc_rdma_cm.h>
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 /* The IB CM hands up its whole REP private data area, zero padded */
 #define TEST_CM_AREA_LEN	196
