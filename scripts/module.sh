@@ -35,6 +35,8 @@ main() {
 	local headers src ko
 	tgit rev-parse -q --verify "$COMMIT^{commit}" >/dev/null ||
 		die "no commit '$COMMIT' in $TREE"
+	mkdir -p "$OUTDIR"
+	OUTDIR=$(cd "$OUTDIR" && pwd)
 	src=$OUTDIR/src
 	export_paths "$src" net/sunrpc/xprtrdma
 	mapfile -t headers < <(tgit diff --name-only --diff-filter=AM base "$COMMIT" -- include/)
@@ -50,7 +52,6 @@ main() {
 	rm -rf "$OUTDIR/include.new"
 
 	if [ "$SERIES_BASE" = mainline ]; then
-		OUTDIR=$(cd "$OUTDIR" && pwd)
 		"$TOP/scripts/trixie-root.sh" run "$OUTDIR" \
 			make -s -C "/usr/src/linux-headers-$MAINLINE_KVER" \
 			M=/work-out/src/net/sunrpc/xprtrdma \

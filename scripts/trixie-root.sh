@@ -28,7 +28,7 @@ STAMP=$ROOT.stamp
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 SPARSE_SUITE=sid
 
-stamp() { echo "$MAINLINE_VERSION $MAINLINE_KVER sparse:$SPARSE_SUITE"; }
+stamp() { echo "$MAINLINE_VERSION $MAINLINE_KVER sparse:$SPARSE_SUITE binutils"; }
 
 make_root() {
 	local work deb
@@ -37,7 +37,7 @@ make_root() {
 	log "bootstrapping a Debian trixie build root for the $MAINLINE_VERSION headers"
 	rm -rf --one-file-system "$ROOT" "$STAMP"
 	QUIET_WHAT="trixie-root: mmdebstrap" quiet mmdebstrap --variant=minbase \
-		--include="linux-headers-$MAINLINE_KVER=$MAINLINE_VERSION,make" \
+		--include="linux-headers-$MAINLINE_KVER=$MAINLINE_VERSION,make,binutils" \
 		trixie "$ROOT" \
 		"deb [signed-by=$KEYRING] http://deb.debian.org/debian trixie main" \
 		"deb [signed-by=$KEYRING] http://deb.debian.org/debian trixie-backports main"

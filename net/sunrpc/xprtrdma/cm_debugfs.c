@@ -5,10 +5,13 @@
  *
  *   /sys/kernel/debug/sunrpc/rpc_xprt/<id>/rpcrdma_cm
  *
- * One "key: value" per line. The keys and their order are stable; new
- * keys are only ever added at the end. Sizes are in octets. The values
- * are those of the latest connection; "negotiated: no" means that no
- * connection has been established yet.
+ * A debugging aid, like the rest of debugfs: it is no ABI, and its
+ * contents may change. The stable views are the "xprt: rdma" line of
+ * /proc/self/mountstats and the xprtrdma_inline_thresh tracepoint.
+ *
+ * One "key: value" per line; sizes are in octets. The values are those
+ * of the latest connection; "negotiated: no" means that no connection
+ * has been established yet.
  */
 
 #include <linux/debugfs.h>

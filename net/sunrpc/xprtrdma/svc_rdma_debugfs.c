@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What each live svcrdma connection negotiated (RFC 8797), for admins:
+ * What each live svcrdma connection negotiated (RFC 8797):
  *
  *   /sys/kernel/debug/sunrpc/svc_rdma/connections
  *
  * One block of "key: value" lines per connection, blocks separated by
- * an empty line. The keys and their order are documented in
- * Documentation/filesystems/nfs/rpcrdma-cm.rst; tools parse them, so
- * add keys at the end of a block and never rename one.
+ * an empty line. A debugging aid, like the rest of debugfs: it is no
+ * ABI, and its contents may change. The svcrdma_cm_accept tracepoint
+ * is the stable way to observe what a connection negotiated.
  */
 
 #include <linux/debugfs.h>
@@ -95,17 +95,17 @@ void svc_rdma_conn_del(struct svcxprt_rdma *rdma)
 /**
  * svc_rdma_debugfs_init - Create the connections file
  *
- * The file goes in the "sunrpc" debugfs directory when SUNRPC made
- * one (CONFIG_SUNRPC_DEBUG), otherwise at the top of debugfs. Failure
- * is not fatal: the server runs the same without the file.
+ * The file goes in the "sunrpc" debugfs directory, which SUNRPC makes
+ * with CONFIG_SUNRPC_DEBUG. Failure is not fatal: the server runs the
+ * same without the file.
  */
 void svc_rdma_debugfs_init(void)
 {
 	struct dentry *parent;
 
 	parent = debugfs_lookup("sunrpc", NULL);
-	if (IS_ERR(parent))	/* no CONFIG_DEBUG_FS */
-		parent = NULL;
+	if (IS_ERR_OR_NULL(parent))
+		return;
 	svc_rdma_debugfs_dir = debugfs_create_dir("svc_rdma", parent);
 	dput(parent);
 	debugfs_create_file("connections", 0400, svc_rdma_debugfs_dir, NULL,
