@@ -43,7 +43,8 @@ static const void *index_gen_params(const void *prev, unsigned int count)
  * Size codes
  */
 
-static const void *size_code_gen_params(const void *prev, char *desc)
+static const void *size_code_gen_params(struct kunit *test, const void *prev,
+					char *desc)
 {
 	const void *next = index_gen_params(prev, 256);
 
@@ -493,7 +494,8 @@ static void test_decode(struct kunit *test)
  * by the end of the area is no identifier at all.
  */
 
-static const void *area_offset_gen_params(const void *prev, char *desc)
+static const void *area_offset_gen_params(struct kunit *test,
+					  const void *prev, char *desc)
 {
 	const void *next = index_gen_params(prev, TEST_CM_AREA_LEN);
 
