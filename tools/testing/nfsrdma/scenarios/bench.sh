@@ -10,7 +10,7 @@
 # Steps: fio (Debian's) for the I/O and for creating, stat-ing and
 # unlinking files; a shell loop for readdir, which fio cannot express.
 S=/proc/sys/sunrpc/svc_rdma
-P=/sys/module/rpcrdma/parameters
+R=/proc/sys/sunrpc
 C=/sys/kernel/debug/sunrpc/svc_rdma/connections
 MNT=/mnt/bench
 command -v fio >/dev/null || fail "no fio in the initramfs (bench.sh adds it)"
@@ -58,9 +58,9 @@ set_config() {
 	*) fail "unknown configuration $1" ;;
 	esac
 	use_module ours
-	echo $size >$S/max_req_size && echo $size >$P/max_inline_read &&
-		echo $size >$P/max_inline_write && echo $inv >$S/remote_invalidate &&
-		echo $inv >$P/remote_invalidate || fail "$1: tunables refused"
+	echo $size >$S/max_req_size && echo $size >$R/rdma_max_inline_read &&
+		echo $size >$R/rdma_max_inline_write && echo $inv >$S/remote_invalidate &&
+		echo $inv >$R/rdma_remote_invalidate || fail "$1: tunables refused"
 }
 
 # counters: "rpcs read write reply localinv swi" for the mount

@@ -1,5 +1,6 @@
-# A mount's rpcrdma_cm debugfs file shows what its connection
-# negotiated. Against nfsd at its defaults (ours or stock 6.12, which
+# A mount shows what its connection negotiated: at the end of the
+# "xprt: rdma" line of /proc/self/mountstats, in the
+# xprtrdma_inline_thresh tracepoint and in its rpcrdma_cm debugfs file. Against nfsd at its defaults (ours or stock 6.12, which
 # both send 4096/4096), our client at its defaults gets 4096 each way.
 # Our server sets R on rxe, so Send With Invalidate is in force; stock
 # 6.12 never sets R, so it is not.
@@ -28,4 +29,25 @@ expect_eq "server_remote_invalidate" "$(field server_remote_invalidate <"$f")" $
 expect_eq "client_to_server" "$(field client_to_server <"$f")" 4096
 expect_eq "server_to_client" "$(field server_to_client <"$f")" 4096
 expect_eq "send_with_invalidate" "$(field send_with_invalidate <"$f")" $yn
+
+# mountstats: after "xprt: rdma" and the 27 stock counters come four
+# fields: both thresholds, Send With Invalidate, and Replies that
+# arrived remotely invalidated
+run dd if=/dev/urandom of=/mnt/vis/v bs=64k count=4 oflag=direct 2>/dev/null
+run dd if=/mnt/vis/v of=/dev/null bs=64k iflag=direct 2>/dev/null
+xprt=$(awk '$1 == "device" { m = ($5 == "/mnt/vis") }
+	    m && $1 == "xprt:" && $2 == "rdma" { print; exit }' /proc/self/mountstats)
+echo "$xprt"
+expect_eq "mountstats: fields on the xprt line" "$(echo "$xprt" | wc -w)" 33
+set -- $xprt
+shift 29
+expect_eq "mountstats: client-to-server" "$1" 4096
+expect_eq "mountstats: server-to-client" "$2" 4096
+expect_eq "mountstats: send with invalidate" "$3" $r
+f4=$4
+if [ $r = 1 ]; then
+	[ "$f4" -gt 0 ] || fail "mountstats: no remotely invalidated Reply with R on both ends"
+fi
+expect_eq "mountstats: remotely invalidated = debugfs count" "$f4" \
+	"$(field remotely_invalidated_replies <"$f")"
 run umount /mnt/vis

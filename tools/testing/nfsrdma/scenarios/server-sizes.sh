@@ -3,7 +3,7 @@
 # smaller of each sender's Send Size and each receiver's Receive Size.
 C=/sys/kernel/debug/sunrpc/svc_rdma/connections
 S=/proc/sys/sunrpc/svc_rdma
-P=/sys/module/rpcrdma/parameters
+R=/proc/sys/sunrpc
 local_nfsd
 grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
 
@@ -11,8 +11,8 @@ grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kern
 sizes() {
 	local i=0 n
 	run sh -c "echo $1 >$S/max_req_size"
-	run sh -c "echo $2 >$P/max_inline_read"
-	run sh -c "echo $2 >$P/max_inline_write"
+	run sh -c "echo $2 >$R/rdma_max_inline_read"
+	run sh -c "echo $2 >$R/rdma_max_inline_write"
 	nfs_mount 4.1 /mnt/sz
 	cat $C
 	expect_eq "$1/$2: server_recv_size" "$(field server_recv_size <$C)" "$1"
@@ -40,5 +40,5 @@ sizes 1024   4096   1024   1024
 sizes 262144 262144 262144 262144
 sizes 4096   65536  4096   4096
 run sh -c "echo 4096 >$S/max_req_size"
-run sh -c "echo 4096 >$P/max_inline_read"
-run sh -c "echo 4096 >$P/max_inline_write"
+run sh -c "echo 4096 >$R/rdma_max_inline_read"
+run sh -c "echo 4096 >$R/rdma_max_inline_write"

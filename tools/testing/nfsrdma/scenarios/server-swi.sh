@@ -4,7 +4,7 @@
 # After each unmount, the connection leaves nfsd's file.
 C=/sys/kernel/debug/sunrpc/svc_rdma/connections
 S=/proc/sys/sunrpc/svc_rdma
-P=/sys/module/rpcrdma/parameters
+R=/proc/sys/sunrpc
 local_nfsd
 grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
 [ -r $C ] || fail "no $C"
@@ -13,7 +13,7 @@ grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kern
 swi() {
 	local f inv plain rinv
 	run sh -c "echo $2 >$S/remote_invalidate"
-	run sh -c "echo $3 >$P/remote_invalidate"
+	run sh -c "echo $3 >$R/rdma_remote_invalidate"
 	nfs_mount 4.1 /mnt/swi
 	# O_DIRECT reads and writes of 64 KiB use chunks, whose R_keys
 	# a server may invalidate
@@ -51,4 +51,4 @@ swi both-R        1 1 yes
 swi server-off    0 1 no
 swi client-no-R   1 0 no
 run sh -c "echo 1 >$S/remote_invalidate"
-run sh -c "echo 1 >$P/remote_invalidate"
+run sh -c "echo 1 >$R/rdma_remote_invalidate"
