@@ -22,6 +22,9 @@ AMTREE=$BUILD/patchset-check-$SERIES_BASE
 # New files are covered by the existing net/sunrpc/ and
 # include/linux/sunrpc/ MAINTAINERS entries; see the cover letters.
 CHECKPATCH_IGNORE=FILE_PATH_CHANGES
+# A backport says which stable series it is for
+SUBJECT_PREFIX=PATCH
+[ "$SERIES_BASE" = mainline ] || SUBJECT_PREFIX="PATCH $SERIES_BASE"
 
 # sign_off MAIL...: put $SIGNOFF for the placeholder in the From: header
 # (quoted or RFC 2047 encoded as the name needs) and the Signed-off-by
@@ -52,7 +55,7 @@ export_series() {
 	local cover subject p
 	rm -rf "$DEST"
 	tgit format-patch -q --cover-letter --no-signature --zero-commit \
-		-o "$DEST" base..HEAD
+		--subject-prefix="$SUBJECT_PREFIX" -o "$DEST" base..HEAD
 	cover=$(ls "$DEST"/0000-cover-letter.patch)
 	subject=$(head -n 1 "$SERIES_DIR/cover-letter")
 	python3 - "$cover" "$subject" "$SERIES_DIR/cover-letter" "$SIGNOFF" \
