@@ -165,7 +165,7 @@ check-full:
 
 ## clean: remove build products of the module and the tool
 clean:
-	rm -rf --one-file-system $(BUILD)/module $(BUILD)/module-mainline $(BUILD)/static $(BUILD)/patchset-check \
+	rm -rf --one-file-system $(BUILD)/module $(BUILD)/module-mainline $(BUILD)/static-* $(BUILD)/patchset-check-* \
 		$(BUILD)/fresh-root/root $(BUILD)/fresh-root/project $(OUT)
 	@$(MAKE) -s -C $(TOOL_DIR) clean
 

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 load_base
 
-OUTDIR=$BUILD/static
+OUTDIR=$BUILD/static-$SERIES_BASE
 
 # Build one commit from scratch; print its warnings, normalised
 warnings_of() {
