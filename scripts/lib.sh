@@ -187,9 +187,11 @@ kernel_doc_of() {
 		echo "kernel_doc_of: cannot read $* of $commit" >&2
 		return 1
 	fi
-	# kernel-doc's exit status counts warnings; its output says what they are
+	# kernel-doc's exit status counts warnings; its output says what they
+	# are, with "FILE:LINE: " (the perl one) or "FILE:LINE " (the python
+	# one of 6.16 on) in front, and the line number goes
 	(cd "$tmp" && perl "$TREE/scripts/kernel-doc" -none -Wall "$@" 2>&1 || true) |
-		sed -E 's/:[0-9]+: /: /' | sort -u
+		sed -E 's/:[0-9]+:? /: /' | sort -u
 	rm -rf "$tmp"
 }
 
