@@ -6,8 +6,9 @@
  *   /sys/kernel/debug/sunrpc/rpc_xprt/<id>/rpcrdma_cm
  *
  * A debugging aid, like the rest of debugfs: it is no ABI, and its
- * contents may change. The stable views are the "xprt: rdma" line of
- * /proc/self/mountstats and the xprtrdma_inline_thresh tracepoint.
+ * contents may change. Scripts should read the "xprt: rdma" line of
+ * /proc/self/mountstats instead; the xprtrdma_inline_thresh tracepoint
+ * records every connection.
  *
  * One "key: value" per line; sizes are in octets. The values are those
  * of the latest connection; "negotiated: no" means that no connection
@@ -66,6 +67,6 @@ void rpcrdma_cm_debugfs_add(struct rpcrdma_xprt *r_xprt)
 
 	if (r_xprt->rx_cm_debugfs || IS_ERR_OR_NULL(dir))
 		return;
-	debugfs_create_file("rpcrdma_cm", 0444, dir, r_xprt, &rpcrdma_cm_fops);
+	debugfs_create_file("rpcrdma_cm", 0400, dir, r_xprt, &rpcrdma_cm_fops);
 	r_xprt->rx_cm_debugfs = true;
 }

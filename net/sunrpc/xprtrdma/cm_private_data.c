@@ -3,10 +3,9 @@
  * Encode, decode and negotiate RPC-over-RDMA version 1 CM Private
  * Data, as specified by RFC 8797.
  *
- * Everything here is a pure function of its arguments. The same
- * source builds into rpcrdma.ko and, through a small shim, into the
- * rpcrdma-cm user-space tool, so keep it free of allocation, locking
- * and RDMA headers.
+ * Everything here is a pure function of its arguments, free of
+ * allocation, locking and RDMA headers, so that KUnit and user-space
+ * test harnesses can build it as it is.
  */
 
 #include <linux/export.h>
@@ -49,8 +48,8 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_clamp);
  * rpcrdma_cm_size_valid - Can a Size field carry this size exactly?
  * @size: a buffer size, in octets
  *
- * Tunables that become Send or Receive Sizes use this to refuse values
- * that rpcrdma_cm_size_clamp() would otherwise change silently.
+ * Tunables that become Send or Receive Sizes use this to find values
+ * that rpcrdma_cm_size_clamp() changes, so that they can say so.
  *
  * Return: %true if @size is a multiple of 1024 from 1024 to 262144.
  */

@@ -7,7 +7,7 @@
  * One block of "key: value" lines per connection, blocks separated by
  * an empty line. A debugging aid, like the rest of debugfs: it is no
  * ABI, and its contents may change. The svcrdma_cm_accept tracepoint
- * is the stable way to observe what a connection negotiated.
+ * records what each connection negotiated as it is accepted.
  */
 
 #include <linux/debugfs.h>
