@@ -32,16 +32,8 @@ APT_UPDATED=
 VER=
 DOWNGRADE=
 
-# fail says why deps stops, and exits with SAID inside a $(...), so
-# that the enclosing one passes it on without a second message; a
-# command that fails for an unforeseen reason still gets one message
-# that names it, never a bare "make: *** Error 1"
-SAID=87
-fail() {
-	printf 'ERROR: deps: %s\n' "$*" >&2
-	exit $((BASH_SUBSHELL > 0 ? SAID : 1))
-}
-on_failure "ERROR: deps: stopped at " "$SAID"
+# Every stop says why, never a bare "make: *** Error 1" (lib.sh)
+failing_as deps
 
 [ -n "${BASE_PKG_VERSION:-}" ] ||
 	fail "BASE_PKG_VERSION is not set: run 'make deps' (the top-level Makefile pins it)"

@@ -116,6 +116,50 @@ on_failure_trap() {
 	exit 1
 }
 
+# failing_as WHO: from here on, fail MESSAGE stops the script with the
+# one line "ERROR: WHO: MESSAGE", exiting with SAID inside a $(...) so
+# that the enclosing one passes it on without a second line, and a
+# command that fails where nobody expected it is named on one line too
+SAID=87
+failing_as() {
+	FAIL_WHO=$1
+	on_failure "ERROR: $1: stopped at " "$SAID"
+}
+fail() {
+	printf 'ERROR: %s: %s\n' "${FAIL_WHO:?failing_as was not called}" "$*" >&2
+	exit $((BASH_SUBSHELL > 0 ? SAID : 1))
+}
+
+# private_apt_setup DIR SUITE: a private apt state in DIR whose only
+# source is Debian's SUITE (main), signed by the archive keyring; the
+# host's apt.conf.d (proxies, validity checks) still applies. Then
+# private_apt DIR apt-get|apt-cache ARGS... runs apt against it,
+# installing nothing on the host.
+private_apt_setup() {
+	local dir=$1 suite=$2 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -r "$keyring" ] ||
+		die "no $keyring: install debian-archive-keyring (it carries trixie's and sid's keys)"
+	mkdir -p "$dir/sources.list.d" "$dir/lists/partial" "$dir/cache/archives/partial"
+	cat >"$dir/sources.list.d/$suite.sources" <<EOF
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: $suite
+Components: main
+Signed-By: $keyring
+EOF
+	QUIET_WHAT="apt-get update of $suite" quiet private_apt "$dir" apt-get update
+}
+private_apt() {
+	local dir=$1 cmd=$2
+	shift 2
+	"$cmd" -o Dir::Etc::SourceList=/dev/null \
+		-o Dir::Etc::SourceParts="$dir/sources.list.d" \
+		-o Dir::State::Lists="$dir/lists" \
+		-o Dir::Cache="$dir/cache" \
+		-o Dir::State::Status=/dev/null \
+		-o Debug::NoLocking=true "$@"
+}
+
 # KTAP, as kselftest prints it: ktap_plan N, then one ktap_ok NAME
 # [NOTE], ktap_not_ok NAME REASON or ktap_skip NAME REASON a test, and
 # ktap_finish WHO, which prints "# WHO: P passed, F failed[, S

@@ -16,53 +16,19 @@
 
 . "$(dirname "$0")/lib.sh"
 
-SAID=87
-fail() {
-	printf 'ERROR: mainline-deps: %s\n' "$*" >&2
-	exit $((BASH_SUBSHELL > 0 ? SAID : 1))
-}
-on_failure "ERROR: mainline-deps: stopped at " "$SAID"
+failing_as mainline-deps
 
 [ -n "${MAINLINE_PKG_VERSION:-}" ] ||
 	fail "MAINLINE_PKG_VERSION is not set: run 'make deps-mainline' (the top-level Makefile pins it)"
 
 PKG=linux-source-7.3
 DIR=$BUILD/mainline
-KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 APT_DIR=$DIR/apt
-
-# apt with a private source list (trixie-backports) and private state;
-# the host's apt.conf.d (proxies, validity checks) still applies
-apt_private() {
-	local cmd=$1
-	shift
-	"$cmd" -o Dir::Etc::SourceList=/dev/null \
-		-o Dir::Etc::SourceParts="$APT_DIR/sources.list.d" \
-		-o Dir::State::Lists="$APT_DIR/lists" \
-		-o Dir::Cache="$APT_DIR/cache" \
-		-o Dir::State::Status=/dev/null \
-		-o Debug::NoLocking=true "$@"
-}
-
-apt_setup() {
-	[ -r "$KEYRING" ] ||
-		fail "no $KEYRING: install debian-archive-keyring (it carries trixie's keys)"
-	mkdir -p "$APT_DIR/sources.list.d" "$APT_DIR/lists/partial" \
-		"$APT_DIR/cache/archives/partial"
-	cat >"$APT_DIR/sources.list.d/trixie-backports.sources" <<EOF
-Types: deb
-URIs: http://deb.debian.org/debian
-Suites: trixie-backports
-Components: main
-Signed-By: $KEYRING
-EOF
-	QUIET_WHAT="mainline-deps: apt-get update of trixie-backports" \
-		quiet apt_private apt-get update
-}
+SUITE=trixie-backports
 
 # The versions of $PKG the archive offers, newest first
 archive_versions() {
-	apt_private apt-cache madison "$PKG" |
+	private_apt "$APT_DIR" apt-cache madison "$PKG" |
 		awk -F'|' '$3 ~ /Packages/ { gsub(/ /, "", $2); print $2 }'
 }
 
@@ -76,7 +42,7 @@ fetch() {
 	if [ ! -s "$deb" ]; then
 		log "downloading $PKG $ver (trixie-backports)"
 		(cd "$DIR" && QUIET_WHAT="mainline-deps: apt-get download $PKG=$ver" \
-			quiet apt_private apt-get download "$PKG=$ver")
+			quiet private_apt "$APT_DIR" apt-get download "$PKG=$ver")
 		[ -s "$deb" ] || fail "apt-get download left no $deb"
 	fi
 	rm -rf "$DIR/x"
@@ -89,7 +55,7 @@ main() {
 	local ver=$MAINLINE_PKG_VERSION versions upstream env
 	mkdir -p "$DIR"
 	if [ ! -s "$(deb_of "$ver")" ]; then
-		apt_setup
+		private_apt_setup "$APT_DIR" "$SUITE"
 		versions=$(archive_versions) ||
 			fail "apt-cache madison $PKG failed"
 		if ! grep -qxF "$ver" <<<"$versions"; then

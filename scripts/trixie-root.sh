@@ -43,22 +43,9 @@ make_root() {
 		"deb [signed-by=$KEYRING] http://deb.debian.org/debian trixie-backports main"
 
 	work=$(mktemp -d)
-	mkdir -p "$work/etc/sources.list.d" "$work/lists/partial" "$work/cache/archives/partial"
-	cat >"$work/etc/sources.list.d/sid.sources" <<EOF
-Types: deb
-URIs: http://deb.debian.org/debian
-Suites: $SPARSE_SUITE
-Components: main
-Signed-By: $KEYRING
-EOF
-	local opts=(-o Dir::Etc::SourceList=/dev/null
-		    -o Dir::Etc::SourceParts="$work/etc/sources.list.d"
-		    -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache"
-		    -o Dir::State::Status=/dev/null -o Debug::NoLocking=true)
-	QUIET_WHAT="trixie-root: apt-get update ($SPARSE_SUITE)" \
-		quiet apt-get "${opts[@]}" update
+	private_apt_setup "$work" "$SPARSE_SUITE"
 	(cd "$work" && QUIET_WHAT="trixie-root: apt-get download sparse" \
-		quiet apt-get "${opts[@]}" download sparse)
+		quiet private_apt "$work" apt-get download sparse)
 	deb=$(ls "$work"/sparse_*.deb)
 	dpkg-deb -x "$deb" "$ROOT"
 	rm -rf "$work"
