@@ -97,9 +97,14 @@ kunit-san: tree-mainline
 tools-check: tools
 	@$(TOOL_DIR)/test-rpcrdma-cm.sh $(TOOL_DIR)/rpcrdma-cm
 
-## e2e: NFS over soft-RoCE in qemu (RUNS="single-ours ..." to pick runs)
-e2e: modules tools
-	@scripts/e2e.sh $(RUNS)
+## e2e: NFS over soft-RoCE in qemu (RUNS="single-ours ..." to pick runs, KERNEL=7.3 to boot 7.3)
+KERNEL ?= 6.12
+e2e: modules tools $(if $(filter 7.3,$(KERNEL)),modules-mainline)
+	@E2E_KERNEL=$(KERNEL) scripts/e2e.sh $(RUNS)
+
+## e2e-interop: two hosts of different kernels and modules (7.3 with 6.12, ours with stock)
+e2e-interop: modules modules-mainline tools
+	@scripts/e2e.sh --interop $(RUNS)
 
 ## bench: the benchmark, stock vs ours, report in out/bench (QUICK=1: smoke test)
 bench: modules tools
@@ -177,6 +182,6 @@ help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 .PHONY: all demo deps deps-mainline deps-test fresh-root tree tree-mainline tree-6.12 refresh \
-	modules modules-mainline tools kunit kunit-6.12 kunit-san tools-check e2e bench fuzz static \
+	modules modules-mainline tools kunit kunit-6.12 kunit-san tools-check e2e e2e-interop bench fuzz static \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
 	check check-full clean distclean help

@@ -45,6 +45,31 @@ count_runner() {
 	[ "$f" = 0 ] || fail "$name" "$f"
 }
 
+# side_by_side NAME1 CMD1... -- NAME2 CMD2...: two steps at once, each
+# output to its log; the logs are shown one after the other
+side_by_side() {
+	local n1=$1 n2 a=() p1 p2
+	shift
+	while [ "$1" != -- ]; do
+		a+=("$1")
+		shift
+	done
+	shift
+	n2=$1
+	shift
+	printf '\n=== %s and %s, side by side\n' "$n1" "$n2"
+	"${a[@]}" >"$LOGDIR/$n1.log" 2>&1 &
+	p1=$!
+	"$@" >"$LOGDIR/$n2.log" 2>&1 &
+	p2=$!
+	wait "$p1" || true
+	wait "$p2" || true
+	printf '\n=== %s\n' "$n1"
+	cat "$LOGDIR/$n1.log"
+	printf '\n=== %s\n' "$n2"
+	cat "$LOGDIR/$n2.log"
+}
+
 # Add the results of a step that prints KTAP: "ok" lines pass (a
 # "# SKIP" neither passes nor fails), "not ok" lines fail, and a step
 # that ran fewer tests than its plan, or printed none, failed
@@ -74,13 +99,26 @@ count_kunit() {
 	[ "$f" = 0 ] || fail "$name" "$f"
 }
 
+# check_vermagic [mainline]: our rpcrdma.ko carries the vermagic of the
+# stock one of its kernel (6.12 installed; 7.3 from the unpacked image)
 check_vermagic() {
-	local ours stock
+	local ours stock mod=$BUILD/module/rpcrdma.ko
 	SERIES_BASE=6.12 load_base
-	ours=$(modinfo -F vermagic "$BUILD/module/rpcrdma.ko")
-	echo "rpcrdma.ko: $(readlink -f "$BUILD/module/rpcrdma.ko")"
+	if [ "${1:-}" = mainline ]; then
+		SERIES_BASE=mainline load_base
+		KVER=$MAINLINE_KVER
+		mod=$BUILD/module-mainline/rpcrdma.ko
+	fi
+	ours=$(modinfo -F vermagic "$mod")
+	echo "rpcrdma.ko: $(readlink -f "$mod")"
 	echo "vermagic:   $ours"
-	stock=$(modinfo -F vermagic -k "$KVER" rpcrdma 2>/dev/null || true)
+	if [ "${1:-}" = mainline ]; then
+		stock=$(modinfo -F vermagic \
+			"$MAINLINE_IMAGE"/lib/modules/"$KVER"/kernel/net/sunrpc/xprtrdma/rpcrdma.ko* || true)
+		[ -n "$stock" ] || die "no stock rpcrdma.ko in $MAINLINE_IMAGE"
+	else
+		stock=$(modinfo -F vermagic -k "$KVER" rpcrdma 2>/dev/null || true)
+	fi
 	if [ -n "$stock" ]; then
 		echo "stock:      $stock"
 		[ "$ours" = "$stock" ] || die "vermagic differs from the stock $KVER rpcrdma.ko"
@@ -92,21 +130,33 @@ check_vermagic() {
 	fi
 }
 
-# The server scenarios must fail against the stock rpcrdma.ko: each one
-# listed in stock.runs counts as passed here only if it FAILed there.
+# check_stock_fails KERNEL: the server scenarios must fail against the
+# stock rpcrdma.ko of KERNEL, each for the reason stock.expect gives it:
+# one counts as passed here only if its FAIL line says that reason.
 check_stock_fails() {
-	local runs=$TOP/tools/testing/nfsrdma/stock.runs s n=0 bad=0
-	E2E_RUNS_FILE=$runs "$TOP/scripts/e2e.sh" >"$LOGDIR/e2e-stock.raw" 2>&1 || true
-	cat "$LOGDIR/e2e-stock.raw"
-	for s in $(awk '!/^#/ && NF > 4 { for (i = 5; i <= NF; i++) print $i }' "$runs"); do
-		if grep -q "^FAIL single-stock/$s: " "$LOGDIR/e2e-stock.raw"; then
+	local dir=$TOP/tools/testing/nfsrdma raw=$LOGDIR/e2e-stock-$1.raw
+	local s re line n=0 bad=0
+	E2E_KERNEL=$1 E2E_RUNS_FILE=$dir/stock.runs "$TOP/scripts/e2e.sh" >"$raw" 2>&1 || true
+	cat "$raw"
+	echo "--- stock $1: each failure against its expected reason"
+	for s in $(awk '!/^#/ && NF > 4 { for (i = 5; i <= NF; i++) print $i }' "$dir/stock.runs"); do
+		re=$(awk -v s="$s" '$1 == s { sub(/^[^ ]+ +/, ""); print; exit }' "$dir/stock.expect")
+		line=$(grep -m1 "^[A-Z]* single-stock/$s[: ]" "$raw" || true)
+		if [ -z "$re" ]; then
+			echo "stock $1: $s has no reason in stock.expect"
+			bad=$((bad + 1))
+		elif [ "${line%% *}" != FAIL ]; then
+			echo "stock $1: $s did not fail against the stock module: ${line:-no result}"
+			bad=$((bad + 1))
+		elif grep -qE -- "$re" <<<"${line#FAIL single-stock/$s: }"; then
+			echo "stock $1: $s failed for the expected reason: ${line#FAIL single-stock/$s: }"
 			n=$((n + 1))
 		else
-			echo "stock: $s did not fail against the stock module"
+			echo "stock $1: $s failed, but not for the expected reason /$re/: ${line#FAIL single-stock/$s: }"
 			bad=$((bad + 1))
 		fi
 	done
-	echo "e2e-stock: $n passed, $bad failed"
+	echo "e2e-stock-$1: $n passed, $bad failed"
 }
 
 # make check-full (FULL=1): the storm scenario at 1000 connects per
@@ -155,6 +205,12 @@ main() {
 	else
 		fail modules
 	fi
+	if step modules-mainline make -s -C "$TOP" modules-mainline &&
+	   step vermagic-mainline check_vermagic mainline; then
+		pass modules-mainline
+	else
+		fail modules-mainline
+	fi
 
 	step tools-check make -s -C "$TOP" tools-check || true
 	count_runner tools-check
@@ -163,10 +219,19 @@ main() {
 	step fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1 || true
 	count_runner fuzz-smoke
 
-	step e2e "$TOP/scripts/e2e.sh" || true
+	# The end-to-end runs on both kernels side by side, a VM (one
+	# vCPU) each; then the stock modules of both kernels, which must
+	# fail the server scenarios for the expected reasons; then pairs
+	# of hosts of different kernels
+	side_by_side e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh" -- \
+		e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh"
 	count_runner e2e
-	step e2e-stock check_stock_fails || true
-	count_runner e2e-stock
+	count_runner e2e-7.3
+	side_by_side e2e-stock check_stock_fails 6.12 -- e2e-stock-7.3 check_stock_fails 7.3
+	count_runner e2e-stock e2e-stock-6.12
+	count_runner e2e-stock-7.3 e2e-stock-7.3
+	step e2e-interop "$TOP/scripts/e2e.sh" --interop || true
+	count_runner e2e-interop
 
 	# Installing on a host: make install and DKMS, each undone again.
 	# A script that died after its last check still counts as failed.

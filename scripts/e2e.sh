@@ -1,11 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run the end-to-end runs of tools/testing/nfsrdma against the installed
-# Debian 6.12 kernel, with our rpcrdma.ko and rpcrdma-cm.
+# e2e.sh [--interop] [RUN...]: run the end-to-end runs of
+# tools/testing/nfsrdma with our rpcrdma.ko and rpcrdma-cm, booting the
+# Debian kernel E2E_KERNEL (6.12, the default, or 7.3) where a run names
+# none. --interop runs interop.runs: two hosts of different kernels,
+# each with ours or stock, their server at max_req_size 32768. The work
+# directory is build/e2e/KERNEL (build/e2e/interop), so that runs of
+# both kernels can go side by side.
 
-# The VMs, DKMS and make install run the 6.12 series
-SERIES_BASE=6.12
 . "$(dirname "$0")/lib.sh"
-harness_env "$BUILD/e2e"
+dir=${E2E_KERNEL:-6.12}
+if [ "${1:-}" = --interop ]; then
+	shift
+	dir=interop
+	export E2E_RUNS_FILE=$TOP/tools/testing/nfsrdma/interop.runs
+	export E2E_SERVER_SYSCTL=${E2E_SERVER_SYSCTL:-sunrpc.svc_rdma.max_req_size=32768}
+fi
+harness_env "$BUILD/e2e/$dir"
 exec "$TOP/tools/testing/nfsrdma/run.sh" "$@"

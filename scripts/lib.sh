@@ -186,15 +186,30 @@ ktap_finish() {
 	[ "$KTAP_FAILED" = 0 ]
 }
 
-# harness_env OUTDIR: export what tools/testing/nfsrdma needs (the
-# kernel, our rpcrdma.ko, rpcrdma-cm, the work directory OUTDIR)
+# harness_env OUTDIR: export what tools/testing/nfsrdma needs: for each
+# kernel the VMs can boot, its release, the root its modules are under
+# and our rpcrdma.ko for it (6.12: the installed Debian kernel and the
+# 6.12 series; 7.3: the image mainline-deps.sh unpacked and the mainline
+# series), rpcrdma-cm, and the work directory OUTDIR. E2E_KERNEL (6.12
+# or 7.3, default 6.12) is what a run boots unless it names a kernel.
 harness_env() {
-	load_base
-	export KVER
-	export RPCRDMA_OURS=$BUILD/module/rpcrdma.ko
+	SERIES_BASE=6.12 load_base
+	export E2E_KERNEL=${E2E_KERNEL:-6.12}
+	case $E2E_KERNEL in
+	6.12|7.3) ;;
+	*) die "E2E_KERNEL=$E2E_KERNEL: use 6.12 or 7.3" ;;
+	esac
+	export KVER_6_12=$KVER MODROOT_6_12=/ RPCRDMA_OURS_6_12=$BUILD/module/rpcrdma.ko
+	if [ -r "$MAINLINE_ENV" ]; then
+		# shellcheck source=/dev/null
+		. "$MAINLINE_ENV"
+		export KVER_7_3=$MAINLINE_KVER MODROOT_7_3=$MAINLINE_IMAGE
+		export RPCRDMA_OURS_7_3=$BUILD/module-mainline/rpcrdma.ko
+	elif [ "$E2E_KERNEL" = 7.3 ]; then
+		die "$MAINLINE_ENV is missing: run 'make deps-mainline'"
+	fi
 	export RPCRDMA_CM=$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm
 	export E2E_OUT=$1
-	[ -f "$RPCRDMA_OURS" ] || die "no $RPCRDMA_OURS: run 'make modules'"
 	[ -x "$RPCRDMA_CM" ] || die "no $RPCRDMA_CM: run 'make tools'"
 }
 

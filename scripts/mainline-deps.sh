@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Fetch the mainline base: Debian's linux-source-7.3 from
-# trixie-backports, pinned to MAINLINE_PKG_VERSION (top-level Makefile).
-# The package is only a tarball, so it is downloaded with apt-get
-# download into a private apt state and unpacked with dpkg-deb -x;
-# nothing from trixie is installed on the host. Records the version,
-# the tarball and the tree's path in $BUILD/mainline.env.
+# trixie-backports, pinned to MAINLINE_PKG_VERSION (top-level Makefile),
+# and the kernel of the same version that the test VMs boot (the
+# packages linux-binary-, linux-modules- and linux-base-KVER: vmlinuz,
+# the modules and their lists). All are downloaded with apt-get download
+# into a private apt state and unpacked with dpkg-deb -x; nothing from
+# trixie is installed on the host. The image gets its modules.dep from
+# the host's depmod. Records the version, the tarball, the tree's path
+# and the image in $BUILD/mainline.env.
 #
 # Version policy, as for the 6.12 base (scripts/deps.sh): the pin is
 # preferred; a copy of it fetched earlier is used without asking the
@@ -51,6 +54,33 @@ fetch() {
 		fail "$deb holds no usr/src/$PKG.tar.xz"
 }
 
+# fetch_image VERSION KVER: vmlinuz and the modules of VERSION in
+# $DIR/image, laid out as a root (lib/modules/KVER), with modules.dep
+fetch_image() {
+	local ver=$1 kver=$2 p deb debs=() missing=()
+	for p in linux-binary linux-modules linux-base; do
+		deb=$DIR/$p-${kver}_${ver/:/%3a}_amd64.deb
+		debs+=("$deb")
+		[ -s "$deb" ] || missing+=("$p-$kver=$ver")
+	done
+	if [ "${#missing[@]}" -gt 0 ]; then
+		log "downloading the $kver kernel for the test VMs (trixie-backports)"
+		private_apt_setup "$APT_DIR" "$SUITE"
+		(cd "$DIR" && QUIET_WHAT="mainline-deps: apt-get download ${missing[*]}" \
+			quiet private_apt "$APT_DIR" apt-get download "${missing[@]}")
+	fi
+	rm -rf "$DIR/image"
+	for deb in "${debs[@]}"; do
+		[ -s "$deb" ] || fail "apt-get download left no $deb"
+		dpkg-deb -x "$deb" "$DIR/image" || fail "dpkg-deb -x $deb failed"
+	done
+	# Debian 13 ships the modules under /usr/lib; modprobe -d looks in lib
+	[ -e "$DIR/image/lib" ] || ln -s usr/lib "$DIR/image/lib"
+	[ -s "$DIR/image/lib/modules/$kver/vmlinuz" ] ||
+		fail "the $kver packages hold no lib/modules/$kver/vmlinuz"
+	depmod -b "$DIR/image" "$kver" || fail "depmod of the $kver image failed"
+}
+
 main() {
 	local ver=$MAINLINE_PKG_VERSION versions upstream env
 	mkdir -p "$DIR"
@@ -72,10 +102,16 @@ main() {
 		echo "$ver" >"$DIR/version"
 	fi
 	upstream=$(pkg_upstream "$ver")
+	if [ ! -s "$DIR/image/lib/modules/$upstream+deb13-amd64/modules.dep" ] ||
+	   [ "$(cat "$DIR/image.version" 2>/dev/null)" != "$ver" ]; then
+		fetch_image "$ver" "$upstream+deb13-amd64"
+		echo "$ver" >"$DIR/image.version"
+	fi
 	env="MAINLINE_VERSION='$ver'
 MAINLINE_KVER='$upstream+deb13-amd64'
 MAINLINE_TARBALL='$DIR/x/usr/src/$PKG.tar.xz'
-MAINLINE_TREE='$BUILD/linux-$upstream'"
+MAINLINE_TREE='$BUILD/linux-$upstream'
+MAINLINE_IMAGE='$DIR/image'"
 	if [ "$(cat "$MAINLINE_ENV" 2>/dev/null)" != "$env" ]; then
 		printf '%s\n' "$env" >"$MAINLINE_ENV"
 		log "mainline base: $PKG $ver"

@@ -4,25 +4,30 @@
 # initramfs.sh OUT.cpio
 #
 # Build the base initramfs of the NFS/RDMA test VMs: busybox, the kernel
-# modules of the Debian 6.12 image in load order (both the stock
+# modules of a Debian kernel (6.12 or 7.3) in load order (both the stock
 # rpcrdma.ko and ours), rdma-core with the rxe provider, the nfs-utils
 # pieces, and rpcrdma-cm. The guest scripts and scenarios are not in it:
 # run.sh appends them as a second, small archive on every run.
 #
-# Environment: KVER, RPCRDMA_OURS (path to our rpcrdma.ko), RPCRDMA_CM
-# (path to rpcrdma-cm), DEBS (download cache for the nfs-utils .debs).
+# Environment: KVER, MODROOT (the root its lib/modules/KVER is under:
+# / for an installed kernel, an unpacked image otherwise), RPCRDMA_OURS
+# (path to our rpcrdma.ko for KVER), RPCRDMA_CM (path to rpcrdma-cm),
+# DEBS (download cache for the nfs-utils .debs).
 
 set -euo pipefail
 shopt -s inherit_errexit
 
 OUT=$1
 : "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}" "${DEBS:?}"
-MODDIR=/lib/modules/$KVER
+MODROOT=${MODROOT:-/}
+MODDIR=${MODROOT%/}/lib/modules/$KVER
 ARCHLIB=lib/x86_64-linux-gnu
 
 # Modules the guests need, by name; modprobe --show-depends adds the rest.
-# crc32_generic: rdma_rxe needs it and modules.dep does not say so.
+# crc32_generic: 6.12's rdma_rxe needs it and modules.dep does not say
+# so. 7.3 has none: its rdma_rxe calls the built-in crc32 library.
 MODULES="crc32_generic virtio_net dummy rdma_rxe rdma_ucm sunrpc nfsd nfsv4 nfsv3 rpcrdma"
+OPTIONAL_MODULES=" crc32_generic "
 
 # nfs-utils and rpcbind come from their .debs, unpacked, so that nothing
 # NFS-related is installed (or started) on the host.
@@ -122,7 +127,11 @@ install_modules() {
 	stock=$(find "$MODDIR/kernel/net/sunrpc/xprtrdma" -name 'rpcrdma.ko*' 2>/dev/null || true)
 	[ -n "$stock" ] || die "no stock rpcrdma.ko under $MODDIR/kernel"
 	for m in $MODULES; do
-		modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }' ||
+		if [[ "$OPTIONAL_MODULES" == *" $m "* ]] &&
+		   ! modprobe -d "$MODROOT" -S "$KVER" --show-depends "$m" >/dev/null 2>&1; then
+			continue
+		fi
+		modprobe -d "$MODROOT" -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }' ||
 			die "modprobe finds no module $m for $KVER (in $MODDIR)"
 	done | awk '!seen[$0]++' | while read -r f; do
 		case "${f##*/}" in rpcrdma.ko*) f=$stock ;; esac

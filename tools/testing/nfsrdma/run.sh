@@ -3,11 +3,15 @@
 #
 # run.sh [RUN...]
 #
-# Boot Debian's 6.12 kernel in qemu (TCG, no NIC to the outside) with our
-# rpcrdma.ko or the stock one, and run NFS-over-soft-RoCE scenarios in
-# it. The runs are listed in the file "runs" beside this script; with no
-# argument all of them run. Each scenario is reported as PASS or FAIL
-# with its reason; the last line is "e2e: N passed, N failed".
+# Boot Debian's 6.12 or 7.3 kernel in qemu (TCG, no NIC to the outside)
+# with our rpcrdma.ko or the stock one, and run NFS-over-soft-RoCE
+# scenarios in it. The runs are listed in the file "runs" beside this
+# script; with no argument all of them run. Each scenario is reported as
+# PASS or FAIL with its reason; the last line is "e2e: N passed, N failed".
+#
+# A run's CLIENT and SERVER are "ours" or "stock", booting E2E_KERNEL, or
+# "KERNEL:ours" / "KERNEL:stock" to name the kernel of that VM (6.12 or
+# 7.3), so the two VMs of a two-host run may boot different kernels.
 #
 # Environment:
 #   E2E_VM_TIMEOUT  wall-clock limit of one boot, seconds (default 900)
@@ -15,44 +19,86 @@
 #   E2E_OUT         work directory (default build/e2e of the repository)
 #   E2E_EXTRA_CPIO  an archive to add to the initramfs (bench: fio)
 #   E2E_APPEND      more words for the guests' kernel command line
-#   KVER, RPCRDMA_OURS, RPCRDMA_CM  set by the Makefile
+#   E2E_SERVER_SYSCTL  KEY=VALUE,... sysctls the server VM of a two-host
+#                   run sets before nfsd starts (sunrpc.svc_rdma.max_req_size=32768)
+#   E2E_KERNEL      the kernel of runs that name none (default 6.12)
+#   KVER_<K>, MODROOT_<K>, RPCRDMA_OURS_<K>  for each kernel K (6_12,
+#                   7_3): its release, the root of its lib/modules, our
+#                   rpcrdma.ko for it; RPCRDMA_CM. scripts/lib.sh
+#                   harness_env sets them all.
 
 set -euo pipefail
 shopt -s inherit_errexit
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-: "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}"
+: "${RPCRDMA_CM:?}"
 OUTDIR=${E2E_OUT:?}
+DEFAULT_KERNEL=${E2E_KERNEL:-6.12}
 VM_TIMEOUT=${E2E_VM_TIMEOUT:-900}
 SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-300}
-KERNEL=/boot/vmlinuz-$KVER
 PASSED=0
 FAILED=0
 
 log() { printf '>>> %s\n' "$*" >&2; }
 die() { printf 'run.sh: %s\n' "$*" >&2; exit 2; }
 
-# --- initramfs: a cached base archive plus the guest scripts ---
+# --- kernels ---
 
+# kernel_of SPEC, module_of SPEC: "7.3:ours" -> 7.3, ours; "ours" -> the
+# default kernel, ours
+kernel_of() {
+	case "$1" in
+	*:*) echo "${1%%:*}" ;;
+	*) echo "$DEFAULT_KERNEL" ;;
+	esac
+}
+module_of() { echo "${1##*:}"; }
+
+# kernel_vars K: K_VER, K_ROOT, K_OURS, K_IMAGE of kernel K (6.12, 7.3)
+kernel_vars() {
+	local v=${1//./_} n
+	case "$1" in
+	6.12|7.3) ;;
+	*) die "unknown kernel '$1': use 6.12 or 7.3" ;;
+	esac
+	n=KVER_$v; K_VER=${!n:-}
+	n=MODROOT_$v; K_ROOT=${!n:-}
+	n=RPCRDMA_OURS_$v; K_OURS=${!n:-}
+	[ -n "$K_VER" ] && [ -n "$K_ROOT" ] && [ -n "$K_OURS" ] ||
+		die "kernel $1: KVER_$v, MODROOT_$v and RPCRDMA_OURS_$v must be set (scripts/lib.sh harness_env)"
+	[ -f "$K_OURS" ] ||
+		die "no $K_OURS: build our rpcrdma.ko for $1 ($([ "$1" = 7.3 ] && echo 'make modules-mainline' || echo 'make modules'))"
+	K_IMAGE=$K_ROOT/boot/vmlinuz-$K_VER
+	[ -r "$K_IMAGE" ] || K_IMAGE=${K_ROOT%/}/lib/modules/$K_VER/vmlinuz
+	[ -r "$K_IMAGE" ] || die "kernel $1: no vmlinuz for $K_VER under $K_ROOT"
+}
+
+# --- initramfs: a cached base archive per kernel plus the guest scripts ---
+
+# base_initramfs K: the base archive of kernel K, built when its inputs
+# changed
 base_initramfs() {
 	local key base
+	kernel_vars "$1"
 	key=$( {
-		echo "$KVER"
-		sha256sum "$RPCRDMA_OURS" "$RPCRDMA_CM" "$HERE/initramfs.sh"
-		dpkg-query -W busybox-static rdma-core ibverbs-providers iproute2 \
-			"linux-image-$KVER" 2>/dev/null || true
+		echo "$K_VER"
+		sha256sum "$K_OURS" "$RPCRDMA_CM" "$HERE/initramfs.sh" \
+			"${K_ROOT%/}/lib/modules/$K_VER/modules.dep" "$K_IMAGE"
+		dpkg-query -W busybox-static rdma-core ibverbs-providers iproute2 2>/dev/null || true
 	} | sha256sum | cut -c1-16)
-	base=$OUTDIR/base-$key.cpio
+	base=$OUTDIR/base-$1-$key.cpio
 	if [ ! -s "$base" ]; then
-		log "building the base initramfs ($base)"
-		rm -f "$OUTDIR"/base-*.cpio
-		DEBS=$OUTDIR/debs "$HERE/initramfs.sh" "$base" >&2
+		log "building the base initramfs of $1 ($base)"
+		rm -f "$OUTDIR/base-$1-"*.cpio
+		KVER=$K_VER MODROOT=$K_ROOT RPCRDMA_OURS=$K_OURS DEBS=$OUTDIR/debs \
+			"$HERE/initramfs.sh" "$base" >&2
 	fi
 	echo "$base"
 }
 
-boot_initramfs() {
-	local base=$1 stage
+# The guest scripts and scenarios, shared by every kernel
+guest_initramfs() {
+	local stage
 	stage=$(mktemp -d)
 	mkdir -p "$stage/e2e/scenarios"
 	cp "$HERE/guest/init" "$stage/init"
@@ -60,21 +106,31 @@ boot_initramfs() {
 	cp "$HERE"/scenarios/*.sh "$stage/e2e/scenarios/"
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$OUTDIR/guest.cpio"
 	rm -rf "$stage"
+}
+
+# boot_initramfs K: $OUTDIR/boot-K.cpio, what a VM of kernel K boots
+boot_initramfs() {
+	local base
+	[ -s "$OUTDIR/boot-$1.cpio" ] && return 0
+	base=$(base_initramfs "$1")
 	# The kernel unpacks concatenated archives in order
-	cat "$base" ${E2E_EXTRA_CPIO:+"$E2E_EXTRA_CPIO"} "$OUTDIR/guest.cpio" >"$OUTDIR/boot.cpio"
+	cat "$base" ${E2E_EXTRA_CPIO:+"$E2E_EXTRA_CPIO"} "$OUTDIR/guest.cpio" >"$OUTDIR/boot-$1.cpio"
 }
 
 # --- VMs ---
 
-# start_vm LOG SMP MEM APPEND [QEMU ARGS...]: qemu in the background;
-# its pid in VM_PID. Keep SMP at 1: with two vCPUs under multi-threaded
-# TCG, a boot was seen to die on an int3 left by kernel text patching.
+# start_vm KERNEL LOG SMP MEM APPEND [QEMU ARGS...]: qemu booting KERNEL
+# (6.12, 7.3) in the background; its pid in VM_PID. Keep SMP at 1: with
+# two vCPUs under multi-threaded TCG, a boot was seen to die on an int3
+# left by kernel text patching.
 start_vm() {
-	local logf=$1 smp=$2 mem=$3 append=$4
-	shift 4
+	local kernel=$1 logf=$2 smp=$3 mem=$4 append=$5
+	shift 5
+	kernel_vars "$kernel"
+	boot_initramfs "$kernel"
 	timeout --kill-after=10 "$VM_TIMEOUT" \
 		qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
-		-nographic -no-reboot -kernel "$KERNEL" -initrd "$OUTDIR/boot.cpio" \
+		-nographic -no-reboot -kernel "$K_IMAGE" -initrd "$OUTDIR/boot-$kernel.cpio" \
 		-append "console=ttyS0 panic=-1 loglevel=5 mitigations=off $append" \
 		"$@" </dev/null >"$logf" 2>&1 &
 	VM_PID=$!
@@ -100,8 +156,9 @@ kernel_trouble() {
 	tr -d '\r' <"$1" | grep -m1 -E "$KERNEL_TROUBLE" || true
 }
 
-append_for() { # ROLE RPCRDMA SCENARIOS SERVER-RPCRDMA
-	echo "e2e.role=$1 e2e.rpcrdma=$2 e2e.server_rpcrdma=$4 e2e.scenarios=$(echo "$3" | tr ' ' ,) e2e.timeout=$SCENARIO_TIMEOUT${E2E_APPEND:+ $E2E_APPEND}"
+# append_for ROLE SPEC SCENARIOS SERVER-SPEC: the guest's command line
+append_for() {
+	echo "e2e.role=$1 e2e.rpcrdma=$(module_of "$2") e2e.server_rpcrdma=$(module_of "$4") e2e.server_kernel=$(kernel_of "$4") e2e.scenarios=$(echo "$3" | tr ' ' ,) e2e.timeout=$SCENARIO_TIMEOUT${E2E_APPEND:+ $E2E_APPEND}"
 }
 
 # What went wrong with a VM that did not finish, from its console log
@@ -169,9 +226,10 @@ report() {
 }
 
 run_single() {
-	local name=$1 mod=$2 scenarios=$3 logf=$OUTDIR/$1.log pid rc=0
-	log "run $name: one VM, rpcrdma=$mod (log $logf)"
-	start_vm "$logf" 1 1024 "$(append_for single "$mod" "$scenarios" "$mod")" -nic none
+	local name=$1 spec=$2 scenarios=$3 logf=$OUTDIR/$1.log pid rc=0
+	log "run $name: one VM, kernel $(kernel_of "$spec"), rpcrdma=$(module_of "$spec") (log $logf)"
+	start_vm "$(kernel_of "$spec")" "$logf" 1 1024 \
+		"$(append_for single "$spec" "$scenarios" "$spec")" -nic none
 	wait "$VM_PID" || rc=$?
 	VM_PIDS=()
 	report "$name" "$scenarios" "$logf" "$rc"
@@ -181,15 +239,16 @@ run_two_host() {
 	local name=$1 cmod=$2 smod=$3 scenarios=$4
 	local clog=$OUTDIR/$name-client.log slog=$OUTDIR/$name-server.log
 	local sock=$OUTDIR/$name.sock spid cpid rc=0 i=0
-	log "run $name: client rpcrdma=$cmod, server rpcrdma=$smod (logs $clog, $slog)"
+	log "run $name: client $(kernel_of "$cmod")/$(module_of "$cmod"), server $(kernel_of "$smod")/$(module_of "$smod") (logs $clog, $slog)"
 	rm -f "$sock"
 	# The VMs' only link: a qemu stream netdev over a Unix socket
-	start_vm "$slog" 1 768 "$(append_for server "$smod" "" "$smod")" \
+	start_vm "$(kernel_of "$smod")" "$slog" 1 768 \
+		"$(append_for server "$smod" "" "$smod")${E2E_SERVER_SYSCTL:+ e2e.sysctl=$E2E_SERVER_SYSCTL}" \
 		-nic none -netdev "stream,id=n0,server=on,addr.type=unix,addr.path=$sock" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:01
 	spid=$VM_PID
 	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	start_vm "$clog" 1 768 "$(append_for client "$cmod" "$scenarios" "$smod")" \
+	start_vm "$(kernel_of "$cmod")" "$clog" 1 768 "$(append_for client "$cmod" "$scenarios" "$smod")" \
 		-nic none -netdev "stream,id=n0,server=off,addr.type=unix,addr.path=$sock" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:02
 	cpid=$VM_PID
@@ -213,16 +272,16 @@ run_two_host() {
 }
 
 main() {
-	local base name topo cmod smod scenarios want=" $* " found=0
-	[ -r "$KERNEL" ] || die "no $KERNEL: install linux-image-$KVER (make deps)"
+	local name topo cmod smod scenarios want=" $* " found=0
 	command -v qemu-system-x86_64 >/dev/null || die "no qemu-system-x86_64 (make deps)"
 	for name in "$@"; do
 		grep -qE "^$name[[:space:]]" "${E2E_RUNS_FILE:-$HERE/runs}" ||
 			die "no run named '$name' in ${E2E_RUNS_FILE:-$HERE/runs}"
 	done
 	mkdir -p "$OUTDIR"
-	base=$(base_initramfs)
-	boot_initramfs "$base"
+	rm -f "$OUTDIR"/boot-*.cpio
+	guest_initramfs
+	log "default kernel: $DEFAULT_KERNEL"
 
 	while read -r name topo cmod smod scenarios; do
 		case "$name" in ''|'#'*) continue ;; esac
@@ -230,7 +289,8 @@ main() {
 		found=$((found + 1))
 		case "$topo" in
 		single)
-			[ "$cmod" = "$smod" ] || die "run $name: a single VM has one rpcrdma.ko"
+			[ "$(kernel_of "$cmod"):$(module_of "$cmod")" = "$(kernel_of "$smod"):$(module_of "$smod")" ] ||
+				die "run $name: a single VM has one kernel and one rpcrdma.ko"
 			run_single "$name" "$cmod" "$scenarios" ;;
 		two-host)
 			run_two_host "$name" "$cmod" "$smod" "$scenarios" ;;

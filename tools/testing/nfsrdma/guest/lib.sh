@@ -65,10 +65,12 @@ is_mounted() { grep -q " $1 " /proc/mounts; }
 
 nfsd_running() { [ "$(cat /proc/fs/nfsd/threads 2>/dev/null)" -gt 0 ] 2>/dev/null; }
 
-# nfsd_up: start nfsd's threads and its RDMA listener
+# nfsd_up: nfsd's RDMA listener, then its threads (7.3 starts no
+# threads without a listener; 6.12 may keep the listener across a stop)
 nfsd_up() {
+	grep -qx "rdma $E2E_PORT" /proc/fs/nfsd/portlist 2>/dev/null ||
+		echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist || fail "nfsd: cannot listen on rdma $E2E_PORT"
 	echo 4 >/proc/fs/nfsd/threads || fail "nfsd: cannot start threads"
-	echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist || fail "nfsd: cannot listen on rdma $E2E_PORT"
 }
 
 # nfsd_restart [CMD...]: stop nfsd, which closes every connection, run
@@ -94,9 +96,10 @@ nfsd_start() {
 	run exportfs -ra
 	# rpcbind first, for NFSv3; mountd answers nfsd's export upcalls
 	chown _rpc /run/rpcbind
-	run rpcbind -w
+	pidof rpcbind >/dev/null || run rpcbind -w
 	wait_for "rpcbind to answer" 10 rpcinfo -p
-	rpc.mountd -N 2 -F -p "$E2E_MOUNTD_PORT" >/tmp/mountd.log 2>&1 &
+	pidof rpc.mountd >/dev/null ||
+		rpc.mountd -N 2 -F -p "$E2E_MOUNTD_PORT" >/tmp/mountd.log 2>&1 &
 	echo 10 >/proc/fs/nfsd/nfsv4leasetime
 	echo 10 >/proc/fs/nfsd/nfsv4gracetime
 	echo "+3 +4.1" >/proc/fs/nfsd/versions || fail "nfsd versions"
@@ -211,3 +214,44 @@ xprt_cm_file() {
 
 # field KEY < FILE: the value of "KEY: value"
 field() { sed -n "s/^$1: //p" | head -n 1; }
+
+# fill_root N: N entries of 64 octets in nfsd's export root, where
+# rpcrdma-cm call's PUTROOTFH lands (fsid=0), for a READDIR reply of up
+# to N * 64 octets; through a mount in a two-host client
+fill_root() {
+	local dir=/export i=0
+	if [ "$E2E_ROLE" = client ]; then
+		nfs_mount 4.1 /mnt/fill
+		dir=/mnt/fill
+	fi
+	while [ $i -lt "$1" ]; do
+		: >"$dir/$(printf 'file-with-a-name-of-forty-characters-%03d' $i)" ||
+			fail "creating entry $i in $dir"
+		i=$((i + 1))
+	done
+	[ "$dir" = /export ] || run umount /mnt/fill
+}
+
+# call_server OPTIONS...: rpcrdma-cm --json call; output in /tmp/call.out,
+# exit status in $CALL_RC
+call_server() {
+	echo "+ rpcrdma-cm --json call $E2E_SERVER $*"
+	rpcrdma-cm --json call "$E2E_SERVER" "$@" >/tmp/call.out 2>/tmp/call.err
+	CALL_RC=$?
+	cat /tmp/call.out /tmp/call.err
+}
+
+# answer FILE CALL: the event (a JSON line) that answered CALL
+answer() { grep "\"call\": \"$2\"" "$1" | grep -v '"event": "sent"' | head -n 1; }
+
+# expect_reply WHAT FILE CALL: CALL got a well-formed reply, left in
+# $ANSWER; else fail with what came instead (a Receive error when the
+# server Sent more than the Receive buffers hold)
+expect_reply() {
+	local ev
+	ANSWER=$(answer "$2" "$3")
+	ev=$(echo "$ANSWER" | jget event)
+	[ "$ev" = reply ] ||
+		fail "$1: $3: expected a reply, got ${ev:-nothing}${ANSWER:+ ($(echo "$ANSWER" | jget wc_status)$(echo "$ANSWER" | jget detail))}"
+	expect_eq "$1: $3: well_formed" "$(echo "$ANSWER" | jget well_formed)" true
+}

@@ -9,44 +9,8 @@
 # The stock server fails here: it Sends up to its own 4 KiB whatever the
 # client advertised, and the client's Receive completes in error.
 
-# answer FILE CALL: the event (a JSON line) that answered CALL
-answer() { grep "\"call\": \"$2\"" "$1" | grep -v '"event": "sent"' | head -n 1; }
-
-# expect_reply WHAT FILE CALL: CALL got a well-formed reply, left in $ANSWER
-expect_reply() {
-	local ev
-	ANSWER=$(answer "$2" "$3")
-	ev=$(echo "$ANSWER" | jget event)
-	[ "$ev" = reply ] ||
-		fail "$1: $3: expected a reply, got ${ev:-nothing}${ANSWER:+ ($(echo "$ANSWER" | jget wc_status)$(echo "$ANSWER" | jget detail))}"
-	expect_eq "$1: $3: well_formed" "$(echo "$ANSWER" | jget well_formed)" true
-}
-
-# call_server OPTIONS...: rpcrdma-cm --json call; output in /tmp/call.out,
-# exit status in $CALL_RC
-call_server() {
-	echo "+ rpcrdma-cm --json call $E2E_SERVER $*"
-	rpcrdma-cm --json call "$E2E_SERVER" "$@" >/tmp/call.out 2>/tmp/call.err
-	CALL_RC=$?
-	cat /tmp/call.out /tmp/call.err
-}
-
 local_nfsd
-# Enough entries in the export's root, where PUTROOTFH lands (fsid=0),
-# for a READDIR reply of any size asked for here: 64 octets each
-if [ "$E2E_ROLE" = client ]; then
-	nfs_mount 4.1 /mnt/fill
-	dir=/mnt/fill
-else
-	dir=/export
-fi
-i=0
-while [ $i -lt 300 ]; do
-	: >"$dir/$(printf 'file-with-a-name-of-forty-characters-%03d' $i)" ||
-		fail "creating entry $i in $dir"
-	i=$((i + 1))
-done
-[ "$dir" = /export ] || run umount /mnt/fill
+fill_root 300
 
 # With nfsd in this VM, its svcrdma_reply_too_large tracepoint must
 # name each refused reply

@@ -1,10 +1,51 @@
-# nfsd at both ends of the RFC 8797 range serves a mount with verified
-# data, and its connections file shows the thresholds in force: the
-# smaller of each sender's Send Size and each receiver's Receive Size.
+# nfsd's sizes, first on the wire: whatever its own max_req_size, nfsd
+# never Sends a client more than that client's Receive Size (RFC 8797
+# Section 4.2). rpcrdma-cm call plays a client that posts Receives of
+# exactly its advertised size and asks for a READDIR reply of about
+# 12000 octets with no Reply chunk. With max_req_size 65536, a client
+# of 8 KiB must get RDMA_ERROR ERR_CHUNK, one of 16 KiB the reply
+# inline; with 4096, a client of 64 KiB gets ERR_CHUNK too (the server's
+# own Send Size bounds it). Stock nfsd takes these max_req_size values,
+# and fails the first case: it Sends the 12000 octets inline, and the
+# client's Receive completes in error.
+# Then at both ends of the RFC 8797 range (ours only), nfsd serves a
+# kernel mount with verified data, and its connections file shows the
+# thresholds in force: the smaller of each sender's Send Size and each
+# receiver's Receive Size.
 C=/sys/kernel/debug/sunrpc/svc_rdma/connections
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 local_nfsd
+fill_root 300
+# The next scenario starts from the defaults, even after a failure here
+trap 'echo 4096 >$S/max_req_size; echo 4096 >$R/rdma_max_inline_read; echo 4096 >$R/rdma_max_inline_write' EXIT
+
+# wire SERVER CLIENT-RECV EXPECT(inline|ERR_CHUNK)
+wire() {
+	local what="max_req_size $1, client Receive Size $2" ev
+	run sh -c "echo $1 >$S/max_req_size"
+	call_server --recv "$2" --reply-size 12000 --then-null
+	ANSWER=$(answer /tmp/call.out readdir)
+	ev=$(echo "$ANSWER" | jget event)
+	[ "$ev" = reply ] ||
+		fail "$what: nfsd Sent more than the client's Receive Size: ${ev:-nothing}${ANSWER:+ ($(echo "$ANSWER" | jget wc_status)$(echo "$ANSWER" | jget detail))}"
+	expect_eq "$what: readdir: posted_size" "$(echo "$ANSWER" | jget posted_size)" "$2"
+	if [ "$3" = inline ]; then
+		expect_eq "$what: readdir: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_MSG
+		expect_ge "$what: readdir: byte_len" "$(echo "$ANSWER" | jget byte_len)" 8193
+		expect_eq "$what: readdir: nfs_status" "$(echo "$ANSWER" | jget nfs_status)" 0
+	else
+		expect_eq "$what: readdir: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_ERROR
+		expect_eq "$what: readdir: rdma_error" "$(echo "$ANSWER" | jget rdma_error)" ERR_CHUNK
+	fi
+	expect_reply "$what" /tmp/call.out null
+	expect_eq "$what: exit status" "$CALL_RC" 0
+}
+
+wire 65536 8192 ERR_CHUNK
+wire 65536 16384 inline
+wire 4096 65536 ERR_CHUNK
+
 grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
 
 # sizes SERVER CLIENT C2S S2C

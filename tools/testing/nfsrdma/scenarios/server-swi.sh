@@ -1,19 +1,45 @@
-# Send With Invalidate only when both ends set R (RFC 8797 Section 4.1),
-# seen from both ends: the client's rpcrdma_cm file counts remotely
-# invalidated replies, nfsd's connections file counts Sends by kind.
+# Send With Invalidate only when both ends set R (RFC 8797 Section 4.1).
+# What each end sets is read off the wire: nfsd's accept through
+# rpcrdma-cm probe, the kernel client's connect request through
+# rpcrdma-cm listen. nfsd's Sends are read from the
+# rpcrdma:svcrdma_post_send tracepoint, which stock kernels have too:
+# a Send With Invalidate carries a non-zero inv_rkey. The first case
+# runs at the defaults, so stock nfsd is judged by what it does there:
+# it advertises R clear, yet invalidates for a client that set R.
+# Ours is then also run with each end's R switched off, and its own
+# counters must agree: nfsd's connections file counts Sends by kind,
+# the client's rpcrdma_cm file the replies that arrived invalidated.
 # After each unmount, the connection leaves nfsd's file.
 C=/sys/kernel/debug/sunrpc/svc_rdma/connections
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
+T=/sys/kernel/tracing
+port=20080
 local_nfsd
 grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
-[ -r $C ] || fail "no $C"
+echo 1 >$T/events/rpcrdma/svcrdma_post_send/enable || fail "no svcrdma_post_send tracepoint"
+# The next scenario starts from the defaults, even after a failure here
+trap 'echo 0 >$T/events/rpcrdma/svcrdma_post_send/enable
+      echo 1 >$S/remote_invalidate; echo 1 >$R/rdma_remote_invalidate' EXIT
 
-# swi NAME SERVER-SWITCH CLIENT-R EXPECT(yes|no)
+# swi NAME [SERVER-SWITCH CLIENT-SWITCH]: the sysctls (ours), then check
 swi() {
-	local f inv plain rinv
-	run sh -c "echo $2 >$S/remote_invalidate"
-	run sh -c "echo $3 >$R/rdma_remote_invalidate"
+	local f out ev s_r c_r want inv plain n_inv n_plain rinv
+	if [ $# = 3 ]; then
+		run sh -c "echo $2 >$S/remote_invalidate"
+		run sh -c "echo $3 >$R/rdma_remote_invalidate"
+	fi
+	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") || fail "$1: probe exited with status $?"
+	s_r=$(echo "$out" | jget remote_invalidate)
+	port=$((port + 1))
+	ev=$(client_pdata $port)
+	c_r=$(echo "$ev" | jget remote_invalidate)
+	[ -n "$s_r" ] && [ -n "$c_r" ] || fail "$1: R not read off the wire (server '$s_r', client '$c_r')"
+	want=no
+	[ "$s_r" = true ] && [ "$c_r" = true ] && want=yes
+	say "$1: nfsd advertises R=$s_r, the client R=$c_r: Send With Invalidate $want"
+
+	echo >$T/trace
 	nfs_mount 4.1 /mnt/swi
 	# O_DIRECT reads and writes of 64 KiB use chunks, whose R_keys
 	# a server may invalidate
@@ -21,34 +47,45 @@ swi() {
 	run dd if=/tmp/swi of=/mnt/swi/swi bs=64k oflag=direct 2>/dev/null
 	run dd if=/mnt/swi/swi of=/tmp/swi.back bs=64k iflag=direct 2>/dev/null
 	expect_eq "$1: checksum" "$(md5sum </tmp/swi.back)" "$(md5sum </tmp/swi)"
-	f=$(xprt_cm_file "$E2E_PORT") || fail "$1: no rpcrdma_cm file"
-	cat "$f"
-	cat $C
-	expect_eq "$1: connections listed" "$(grep -c '^peer: ' $C)" 1
-	expect_eq "$1: server R" "$(field server_remote_invalidate <$C)" \
-		"$([ "$2" = 1 ] && echo yes || echo no)"
-	expect_eq "$1: client R seen by nfsd" "$(field client_remote_invalidate <$C)" \
-		"$([ "$3" = 1 ] && echo yes || echo no)"
-	expect_eq "$1: nfsd send_with_invalidate" "$(field send_with_invalidate <$C)" "$4"
-	expect_eq "$1: client send_with_invalidate" "$(field send_with_invalidate <"$f")" "$4"
-	inv=$(field sends_with_invalidate <$C)
-	plain=$(field sends_plain <$C)
-	rinv=$(field remotely_invalidated_replies <"$f")
-	expect_ge "$1: plain Sends" "$plain" 1
-	expect_eq "$1: Sends With Invalidate = replies the client saw invalidated" "$inv" "$rinv"
-	if [ "$4" = yes ]; then
-		expect_ge "$1: Sends With Invalidate" "$inv" 1
-	else
-		expect_eq "$1: Sends With Invalidate" "$inv" 0
+	n_inv=$(grep svcrdma_post_send $T/trace | grep -vc 'inv_rkey=0x00000000')
+	n_plain=$(grep svcrdma_post_send $T/trace | grep -c 'inv_rkey=0x00000000')
+	say "$1: traced Sends: $n_plain plain, $n_inv with invalidate"
+	expect_ge "$1: plain Sends traced" "$n_plain" 1
+	if [ "$want" = yes ]; then
+		expect_ge "$1: Sends With Invalidate traced" "$n_inv" 1
+	elif [ "$n_inv" != 0 ]; then
+		fail "$1: $n_inv Sends With Invalidate while nfsd advertised R=$s_r and the client R=$c_r (Section 4.1 allows none)"
 	fi
-	expect_eq "$1: replies_too_large" "$(field replies_too_large <$C)" 0
+
+	if [ "$E2E_SERVER_RPCRDMA" = ours ]; then
+		f=$(xprt_cm_file "$E2E_PORT") || fail "$1: no rpcrdma_cm file"
+		cat "$f" $C
+		expect_eq "$1: connections listed" "$(grep -c '^peer: ' $C)" 1
+		expect_eq "$1: server R" "$(field server_remote_invalidate <$C)" \
+			"$([ "$s_r" = true ] && echo yes || echo no)"
+		expect_eq "$1: client R seen by nfsd" "$(field client_remote_invalidate <$C)" \
+			"$([ "$c_r" = true ] && echo yes || echo no)"
+		expect_eq "$1: nfsd send_with_invalidate" "$(field send_with_invalidate <$C)" "$want"
+		expect_eq "$1: client send_with_invalidate" "$(field send_with_invalidate <"$f")" "$want"
+		inv=$(field sends_with_invalidate <$C)
+		plain=$(field sends_plain <$C)
+		rinv=$(field remotely_invalidated_replies <"$f")
+		expect_ge "$1: plain Sends counted" "$plain" 1
+		expect_eq "$1: Sends With Invalidate counted = traced" "$inv" "$n_inv"
+		expect_eq "$1: Sends With Invalidate = replies the client saw invalidated" "$inv" "$rinv"
+		expect_eq "$1: replies_too_large" "$(field replies_too_large <$C)" 0
+	fi
 	run rm /mnt/swi/swi
 	run umount /mnt/swi
-	wait_for "nfsd to drop the connection from $C" 20 sh -c "! grep -q '^peer: ' $C"
+	if [ "$E2E_SERVER_RPCRDMA" = ours ]; then
+		wait_for "nfsd to drop the connection from $C" 20 sh -c "! grep -q '^peer: ' $C"
+	fi
 }
 
-swi both-R        1 1 yes
-swi server-off    0 1 no
-swi client-no-R   1 0 no
+swi defaults
+[ "$E2E_SERVER_RPCRDMA" = ours ] || exit 0
+swi both-R        1 1
+swi server-off    0 1
+swi client-no-R   1 0
 run sh -c "echo 1 >$S/remote_invalidate"
 run sh -c "echo 1 >$R/rdma_remote_invalidate"
