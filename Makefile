@@ -133,19 +133,19 @@ DKMS_VERSION := 1.0
 export DKMS_NAME DKMS_VERSION
 
 ## dkms-tarball: the DKMS source package as out/dkms/<name>-<version>.tar.gz
-dkms-tarball: tree-6.12
+dkms-tarball: tree
 	@scripts/dkms.sh tarball
 
-## dkms-install: dkms add, build and install for the pinned kernel (DKMS_KVER=...)
-dkms-install: tree-6.12
+## dkms-install: dkms add, build and install for the pinned kernel (DKMS_KVER=..., DKMS_KERNEL=7.3)
+dkms-install: tree
 	@scripts/dkms.sh install
 
 ## dkms-uninstall: dkms remove from every kernel; the stock rpcrdma.ko is used again
 dkms-uninstall:
 	@scripts/dkms.sh remove
 
-## dkms-check: install, inspect, boot in a VM and mount, remove, inspect again
-dkms-check: modules tools
+## dkms-check: install, inspect, boot in a VM and mount, remove, inspect again (DKMS_KERNEL=7.3: in the trixie root)
+dkms-check: tree tools
 	@scripts/dkms.sh check
 
 ## install: without DKMS, put rpcrdma.ko in /lib/modules/<kver>/updates (INSTALL_KVER=...)

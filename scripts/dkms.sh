@@ -4,48 +4,78 @@
 # dkms.sh source|tarball|install|remove|check
 #
 #   source   assemble the DKMS source package in $OUT/dkms/NAME-VERSION:
-#            dkms.conf, a Makefile, net/sunrpc/xprtrdma of the series and
-#            the headers the series changes
+#            dkms.conf, a Makefile, and for each series (6.12/ and 7.3/)
+#            its net/sunrpc/xprtrdma and the headers it changes
 #   tarball  pack it as $OUT/dkms/NAME-VERSION.tar.gz (unpacks to
 #            NAME-VERSION/, ready for /usr/src)
 #   install  copy it to /usr/src and "dkms install" it for $DKMS_KVER
-#            (default: the pinned Debian kernel); root
+#            (default: the pinned Debian 6.12 kernel); root
 #   remove   "dkms remove" it from every kernel, delete /usr/src/NAME-VERSION
 #   check    install, check the result (modinfo, file list), boot the
 #            installed module in the VM harness and mount over RDMA,
-#            remove, and check that the stock module is back
+#            remove, and check that the stock module is back. DKMS_KVER
+#            set to the 7.3 kernel (or DKMS_KERNEL=7.3) does all of this
+#            in the trixie root of trixie-root.sh, where that kernel's
+#            headers and modules are installed as on a Debian 13 host.
 #
 # NAME and VERSION come from the top-level Makefile (DKMS_NAME,
 # DKMS_VERSION).
 
-# The VMs, DKMS and make install run the 6.12 series
-SERIES_BASE=6.12
 . "$(dirname "$0")/lib.sh"
-load_base
+SERIES_BASE=6.12 load_base
+[ ! -r "$MAINLINE_ENV" ] || . "$MAINLINE_ENV"
 
 NAME=${DKMS_NAME:?}
 VERSION=${DKMS_VERSION:?}
+case ${DKMS_KERNEL:-} in
+7.3) DKMS_KVER=${MAINLINE_KVER:?run make deps-mainline} ;;
+6.12|'') ;;
+*) die "DKMS_KERNEL=$DKMS_KERNEL: use 6.12 or 7.3" ;;
+esac
 DKMS_KVER=${DKMS_KVER:-$KVER}
 MODVERSION=$VERSION-rfc8797
 CHECK_NAME=dkms
 PKGDIR=$OUT/dkms/$NAME-$VERSION
 SRCDIR=/usr/src/$NAME-$VERSION
 MODDIR=/lib/modules/$DKMS_KVER
+# Where the kernel DKMS builds for lives: the host, or for 7.3 the
+# trixie root (SYSROOT), whose commands run through in_sys
+SYSROOT=
+if [ "$DKMS_KVER" = "${MAINLINE_KVER:-}" ]; then
+	SYSROOT=$BUILD/trixie-root
+	CHECK_NAME=dkms-7.3
+fi
+in_sys() {
+	if [ -n "$SYSROOT" ]; then
+		"$TOP/scripts/trixie-root.sh" run "$OUT/dkms" "$@"
+	else
+		"$@"
+	fi
+}
 
-source_pkg() {
-	local headers
-	rm -rf "$PKGDIR"
-	mkdir -p "$PKGDIR"
-	mapfile -t headers < <(tgit diff --name-only --diff-filter=AM base HEAD -- include/)
-	tgit archive HEAD -- net/sunrpc/xprtrdma "${headers[@]}" | tar -x -C "$PKGDIR"
-	cp "$TOP/scripts/package/dkms/Makefile" "$PKGDIR/"
-	cp "$TOP/scripts/package/dkms/Kbuild" "$PKGDIR/net/sunrpc/xprtrdma/"
-	cat >"$PKGDIR/net/sunrpc/xprtrdma/dkms_version.c" <<-VERSION
+# series_src DIR TREE: net/sunrpc/xprtrdma of TREE's series, the headers
+# the series changes, and the DKMS version stamp, in DIR
+series_src() {
+	local dir=$1 headers
+	mkdir -p "$dir"
+	mapfile -t headers < <(git -C "$2" diff --name-only --diff-filter=AM base series -- include/)
+	git -C "$2" archive series -- net/sunrpc/xprtrdma "${headers[@]}" | tar -x -C "$dir"
+	cp "$TOP/scripts/package/dkms/Kbuild" "$dir/net/sunrpc/xprtrdma/"
+	cat >"$dir/net/sunrpc/xprtrdma/dkms_version.c" <<-VERSION
 	// SPDX-License-Identifier: GPL-2.0
 	/* The version of the DKMS package this rpcrdma.ko was built from */
 	#include <linux/module.h>
 	MODULE_VERSION("$MODVERSION");
 	VERSION
+}
+
+source_pkg() {
+	rm -rf "$PKGDIR"
+	mkdir -p "$PKGDIR"
+	[ -n "${MAINLINE_TREE:-}" ] || die "no mainline tree: run 'make tree'"
+	series_src "$PKGDIR/6.12" "$TREE"
+	series_src "$PKGDIR/7.3" "$MAINLINE_TREE"
+	cp "$TOP/scripts/package/dkms/Makefile" "$PKGDIR/"
 	sed -e "s/@NAME@/$NAME/" -e "s/@VERSION@/$VERSION/" \
 		"$TOP/scripts/package/dkms/dkms.conf.in" >"$PKGDIR/dkms.conf"
 	log "DKMS source package: $PKGDIR"
@@ -60,29 +90,36 @@ tarball() {
 
 need_dkms() {
 	[ "$(id -u)" = 0 ] || die "dkms $1 needs root"
-	command -v dkms >/dev/null || die "no dkms: run 'make deps'"
+	[ -n "$SYSROOT" ] || command -v dkms >/dev/null || die "no dkms: run 'make deps'"
 }
 
-registered() { [ -n "$(dkms status -m "$NAME" -v "$VERSION")" ]; }
+registered() { [ -n "$(in_sys dkms status -m "$NAME" -v "$VERSION")" ]; }
+
+# The rpcrdma.ko that modprobe would load for DKMS_KVER, as a path of
+# the system it is installed in
+mod_path() {
+	in_sys modinfo -k "$DKMS_KVER" -n rpcrdma 2>&1 || true
+}
 
 install_pkg() {
 	local got
 	need_dkms install
+	[ -z "$SYSROOT" ] || "$TOP/scripts/trixie-root.sh" ensure
 	# Two rpcrdma.ko in updates/ would leave depmod to pick one
-	[ -z "$(find "$MODDIR/updates" -maxdepth 1 -name 'rpcrdma.ko*' 2>/dev/null)" ] ||
+	[ -z "$(find "$SYSROOT$MODDIR/updates" -maxdepth 1 -name 'rpcrdma.ko*' 2>/dev/null)" ] ||
 		die "'make install' put an rpcrdma.ko in $MODDIR/updates: 'make uninstall' first"
 	source_pkg
 	# Replace whatever an earlier install of this version left
 	if registered; then remove_pkg; fi
-	rm -rf "$SRCDIR"
-	cp -r "$PKGDIR" "$SRCDIR"
-	quiet dkms add -m "$NAME" -v "$VERSION"
-	quiet dkms build -m "$NAME" -v "$VERSION" -k "$DKMS_KVER"
-	quiet dkms install -m "$NAME" -v "$VERSION" -k "$DKMS_KVER"
+	rm -rf "$SYSROOT$SRCDIR"
+	cp -r "$PKGDIR" "$SYSROOT$SRCDIR"
+	QUIET_WHAT="dkms add" quiet in_sys dkms add -m "$NAME" -v "$VERSION"
+	QUIET_WHAT="dkms build" quiet in_sys dkms build -m "$NAME" -v "$VERSION" -k "$DKMS_KVER"
+	QUIET_WHAT="dkms install" quiet in_sys dkms install -m "$NAME" -v "$VERSION" -k "$DKMS_KVER"
 	# dkms exits 0 even when its version check skipped the module
-	got=$(rpcrdma_path "$DKMS_KVER")
+	got=$(mod_path)
 	case "$got" in
-	"$MODDIR"/updates/dkms/rpcrdma.ko*) log "installed: $got" ;;
+	"$MODDIR"/updates/dkms/rpcrdma.ko*) log "installed for $DKMS_KVER: $SYSROOT$got" ;;
 	*) die "dkms install left modprobe with $got: see 'dkms status' and /var/lib/dkms/$NAME" ;;
 	esac
 }
@@ -90,51 +127,64 @@ install_pkg() {
 remove_pkg() {
 	need_dkms remove
 	if registered; then
-		quiet dkms remove -m "$NAME" -v "$VERSION" --all
+		QUIET_WHAT="dkms remove" quiet in_sys dkms remove -m "$NAME" -v "$VERSION" --all
 	fi
-	rm -rf "$SRCDIR"
-	log "removed $NAME $VERSION; rpcrdma is now $(rpcrdma_path "$DKMS_KVER")"
+	rm -rf "$SYSROOT$SRCDIR"
+	log "removed $NAME $VERSION; rpcrdma for $DKMS_KVER is now $(mod_path)"
 }
 
 # The rpcrdma.ko files under $MODDIR, one path per line
 module_files() {
-	[ -d "$MODDIR" ] || die "no $MODDIR: kernel $DKMS_KVER is not installed"
-	find "$MODDIR" -name 'rpcrdma.ko*' | sort
+	[ -d "$SYSROOT$MODDIR" ] || die "no $SYSROOT$MODDIR: kernel $DKMS_KVER is not installed"
+	find "$SYSROOT$MODDIR/" -name 'rpcrdma.ko*' | sed "s|^$SYSROOT||" | sort
 }
 
 check() {
-	local stock installed ko
+	local stock installed archived ko kernel=6.12
+	[ -z "$SYSROOT" ] || { kernel=7.3; "$TOP/scripts/trixie-root.sh" ensure; }
 	stock=$(module_files)
 	[ -n "$stock" ] && [ "$(printf '%s\n' "$stock" | wc -l)" = 1 ] ||
-		die "expected one rpcrdma.ko under $MODDIR before installing, found: $stock"
+		die "expected one rpcrdma.ko under $SYSROOT$MODDIR before installing, found: $stock"
 	trap remove_pkg EXIT
 	install_pkg
 
-	# install_pkg made sure modprobe now picks updates/dkms
-	installed=$(rpcrdma_path "$DKMS_KVER")
-	expect "rpcrdma.ko files after install" "$(module_files)" \
-		"$(printf '%s\n%s\n' "$stock" "$installed" | sort)"
-	expect "vermagic" "$(modinfo -F vermagic "$installed")" \
-		"$(modinfo -F vermagic "$stock")"
-	expect "version" "$(modinfo -F version "$installed")" "$MODVERSION"
+	# install_pkg made sure modprobe now picks updates/dkms. Debian 12's
+	# dkms leaves the stock file where it is; Debian 13's moves the only
+	# other copy of a module it installs aside, under its own tree, and
+	# puts it back on remove.
+	installed=$(mod_path)
+	archived=$(find "$SYSROOT/var/lib/dkms/$NAME/original_module/$DKMS_KVER" \
+		-name 'rpcrdma.ko*' 2>/dev/null | head -n 1 || true)
+	if [ -f "$SYSROOT$stock" ]; then
+		expect "kernel $DKMS_KVER: rpcrdma.ko files after install (stock kept)" \
+			"$(module_files)" "$(printf '%s\n%s\n' "$stock" "$installed" | sort)"
+		archived=$SYSROOT$stock
+	else
+		expect "kernel $DKMS_KVER: rpcrdma.ko files after install (stock archived by dkms)" \
+			"$(module_files):${archived:+archived}" "$installed:archived"
+	fi
+	expect "vermagic" "$(modinfo -F vermagic "$SYSROOT$installed")" \
+		"$(modinfo -F vermagic "$archived" 2>/dev/null)"
+	expect "version" "$(modinfo -F version "$SYSROOT$installed")" "$MODVERSION"
 	expect "module parameters (none: every knob is a sysctl)" \
-		"$(modinfo -F parm "$installed")" ""
+		"$(modinfo -F parm "$SYSROOT$installed")" ""
 
 	# Boot the installed file, as installed, and mount through it
-	harness_env "$BUILD/dkms-e2e"
+	export E2E_KERNEL=$kernel
+	harness_env "$BUILD/dkms-e2e/$kernel"
 	mkdir -p "$E2E_OUT"
 	ko=$E2E_OUT/rpcrdma.ko
 	case "$installed" in
-	*.xz) xz -dc "$installed" >"$ko" ;;
-	*.zst) zstd -qdc "$installed" >"$ko" ;;
-	*) cp "$installed" "$ko" ;;
+	*.xz) xz -dc "$SYSROOT$installed" >"$ko" ;;
+	*.zst) zstd -qdc "$SYSROOT$installed" >"$ko" ;;
+	*) cp "$SYSROOT$installed" "$ko" ;;
 	esac
-	export RPCRDMA_OURS=$ko
+	export "RPCRDMA_OURS_${kernel//./_}=$ko"
 	if E2E_RUNS_FILE=$TOP/tools/testing/nfsrdma/dkms.runs \
 		"$TOP/tools/testing/nfsrdma/run.sh"; then
-		expect "VM mount with the installed module" ok ok
+		expect "VM of $kernel: mount with the installed module" ok ok
 	else
-		expect "VM mount with the installed module" failed ok
+		expect "VM of $kernel: mount with the installed module" failed ok
 	fi
 	expect "the VM ran the installed module" \
 		"$(tr -d '\r' <"$E2E_OUT/dkms-installed.log" | grep -c "^E2E: rpcrdma=ours .* version=$MODVERSION\$")" 1
@@ -142,11 +192,10 @@ check() {
 	trap - EXIT
 	remove_pkg
 	expect "rpcrdma.ko files after remove" "$(module_files)" "$stock"
-	expect "modprobe picks the stock module again" \
-		"$(rpcrdma_path "$DKMS_KVER")" "$stock"
-	expect "nothing left in /usr/src" "$(ls -d "$SRCDIR" 2>/dev/null)" ""
+	expect "modprobe picks the stock module again" "$(mod_path)" "$stock"
+	expect "nothing left in /usr/src" "$(ls -d "$SYSROOT$SRCDIR" 2>/dev/null)" ""
 	expect "nothing left in the dkms tree" \
-		"$(dkms status -m "$NAME" -v "$VERSION")" ""
+		"$(in_sys dkms status -m "$NAME" -v "$VERSION")" ""
 	expect_summary
 }
 

@@ -7,7 +7,11 @@
 # gcc-14 and trixie's libc, so its modules are built in a Debian trixie
 # root made by mmdebstrap: $BUILD/trixie-root, with
 # linux-headers-<MAINLINE_KVER> of the mainline base's version (from
-# trixie-backports) and make. Two things the archive lacks are added:
+# trixie-backports), make and dkms. The kernel's modules are installed
+# too (linux-modules- and linux-base-KVER, fetched by mainline-deps.sh),
+# so that the DKMS check sees a Debian 13 host running 7.3: dkms
+# installs beside the stock rpcrdma.ko and modprobe chooses between
+# them. Two things the archive lacks are added:
 #  - the kernel checks that sparse understands __typeof_unqual__, which
 #    trixie's sparse 0.6.4 does not; sid's 0.6.5~rc1 does, so its sparse
 #    binary is unpacked into the root (apt-get download, dpkg-deb -x);
@@ -28,7 +32,7 @@ STAMP=$ROOT.stamp
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 SPARSE_SUITE=sid
 
-stamp() { echo "$MAINLINE_VERSION $MAINLINE_KVER sparse:$SPARSE_SUITE binutils"; }
+stamp() { echo "$MAINLINE_VERSION $MAINLINE_KVER sparse:$SPARSE_SUITE binutils dkms modules"; }
 
 make_root() {
 	local work deb
@@ -37,10 +41,16 @@ make_root() {
 	log "bootstrapping a Debian trixie build root for the $MAINLINE_VERSION headers"
 	rm -rf --one-file-system "$ROOT" "$STAMP"
 	QUIET_WHAT="trixie-root: mmdebstrap" quiet mmdebstrap --variant=minbase \
-		--include="linux-headers-$MAINLINE_KVER=$MAINLINE_VERSION,make,binutils" \
+		--include="linux-headers-$MAINLINE_KVER=$MAINLINE_VERSION,make,binutils,dkms,kmod" \
 		trixie "$ROOT" \
 		"deb [signed-by=$KEYRING] http://deb.debian.org/debian trixie main" \
 		"deb [signed-by=$KEYRING] http://deb.debian.org/debian trixie-backports main"
+
+	in_root "$BUILD/mainline" sh -ec '
+		dpkg -i /work-out/linux-base-'"$MAINLINE_KVER"'_*.deb \
+			/work-out/linux-modules-'"$MAINLINE_KVER"'_*.deb >/tmp/dpkg.log 2>&1 ||
+			{ tail -n 20 /tmp/dpkg.log; exit 1; }' ||
+		die "trixie-root: installing the $MAINLINE_KVER modules failed"
 
 	work=$(mktemp -d)
 	private_apt_setup "$work" "$SPARSE_SUITE"
@@ -69,7 +79,7 @@ in_root() {
 		mount --make-rprivate /
 		mount -t proc proc "$root/proc"
 		mount --bind "$dir" "$root/work-out"
-		exec chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp \
+		exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp \
 			LANG=C.UTF-8 "$@"' sh "$ROOT" "$dir" "$@"
 }
 

@@ -248,7 +248,8 @@ run_two_host() {
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:01
 	spid=$VM_PID
 	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	start_vm "$(kernel_of "$cmod")" "$clog" 1 768 "$(append_for client "$cmod" "$scenarios" "$smod")" \
+	start_vm "$(kernel_of "$cmod")" "$clog" 1 768 \
+		"$(append_for client "$cmod" "$scenarios" "$smod")${E2E_SERVER_SYSCTL:+ e2e.server_sysctl=$E2E_SERVER_SYSCTL}" \
 		-nic none -netdev "stream,id=n0,server=off,addr.type=unix,addr.path=$sock" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:02
 	cpid=$VM_PID

@@ -28,6 +28,10 @@ expect_eq "server Private Data found" "$(echo "$out" | jget found)" true
 s_send=$(echo "$out" | jget send_size)
 s_recv=$(echo "$out" | jget recv_size)
 s_r=$(echo "$out" | jget remote_invalidate)
+# Stock or ours, nfsd advertises its max_req_size both ways
+want_size=$(echo " $E2E_SERVER_SYSCTL " | sed -n 's/.* sunrpc\.svc_rdma\.max_req_size=\([0-9]*\) .*/\1/p')
+expect_eq "server Send Size on the wire" "$s_send" "${want_size:-4096}"
+expect_eq "server Receive Size on the wire" "$s_recv" "${want_size:-4096}"
 s_hex=$(rpcrdma-cm --json encode --send "$s_send" --recv "$s_recv" \
 	$([ "$s_r" = true ] || echo --no-remote-invalidate) | jget hex)
 
