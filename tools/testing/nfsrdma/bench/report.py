@@ -127,10 +127,20 @@ def table(results, configs, steps, key, fmt):
     return "\n".join(lines)
 
 
-def write_md(path, results, configs, steps):
+def kernel_of(logs):
+    """The kernel release the guest printed ("E2E: role=... kernel=R")."""
+    for path in logs:
+        with open(path, errors="replace") as f:
+            m = re.search(r"^E2E: role=\S+ .*kernel=(\S+)", f.read(), re.M)
+        if m:
+            return m.group(1)
+    return "unknown"
+
+
+def write_md(path, results, configs, steps, kernel):
     get = {(r["config"], r["step"]): r for r in results}
     reps = max(r["repeats"] for r in results)
-    md = [f"# NFSv4.1 over soft-RoCE (qemu TCG), median of {reps} run(s)", ""]
+    md = [f"# NFSv4.1 over soft-RoCE (qemu TCG), Linux {kernel}, median of {reps} run(s)", ""]
     md += ["## Operations per second (median, min-max)", "",
            table(results, configs, steps, "ops",
                  lambda r: f"{r['ops_per_s']:g} ({r['ops_min']}-{r['ops_max']})"), ""]
@@ -166,7 +176,7 @@ def write_md(path, results, configs, steps):
         f.write("\n".join(md))
 
 
-def plot(path, results, configs, steps):
+def plot(path, results, configs, steps, kernel):
     get = {(r["config"], r["step"]): r for r in results}
     data = path + ".dat"
 
@@ -193,7 +203,7 @@ set style histogram clustered gap 1
 set style fill solid border -1
 set key outside right
 set xtics rotate by -45
-set multiplot layout 2,1 title 'NFSv4.1 over soft-RoCE in qemu TCG, median of the repeats'
+set multiplot layout 2,1 title 'NFSv4.1 over soft-RoCE in qemu TCG, Linux {kernel}, median of the repeats'
 set ylabel 'RPCs fully inline (%)'
 set yrange [0:105]
 plot {plots(0)}
@@ -281,8 +291,9 @@ def main():
     configs, steps = order(results)
     os.makedirs(outdir, exist_ok=True)
     write_csv(os.path.join(outdir, "results.csv"), results)
-    write_md(os.path.join(outdir, "results.md"), results, configs, steps)
-    plot(os.path.join(outdir, "bench.png"), results, configs, steps)
+    kernel = kernel_of(logs)
+    write_md(os.path.join(outdir, "results.md"), results, configs, steps, kernel)
+    plot(os.path.join(outdir, "bench.png"), results, configs, steps, kernel)
     print(f"report: {len(rows)} measurements, {len(configs)} configurations, "
           f"{len(steps)} steps in {outdir}")
     if mode and check(results, mode, outdir):
