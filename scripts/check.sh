@@ -45,31 +45,6 @@ count_runner() {
 	[ "$f" = 0 ] || fail "$name" "$f"
 }
 
-# side_by_side NAME1 CMD1... -- NAME2 CMD2...: two steps at once, each
-# output to its log; the logs are shown one after the other
-side_by_side() {
-	local n1=$1 n2 a=() p1 p2
-	shift
-	while [ "$1" != -- ]; do
-		a+=("$1")
-		shift
-	done
-	shift
-	n2=$1
-	shift
-	printf '\n=== %s and %s, side by side\n' "$n1" "$n2"
-	"${a[@]}" >"$LOGDIR/$n1.log" 2>&1 &
-	p1=$!
-	"$@" >"$LOGDIR/$n2.log" 2>&1 &
-	p2=$!
-	wait "$p1" || true
-	wait "$p2" || true
-	printf '\n=== %s\n' "$n1"
-	cat "$LOGDIR/$n1.log"
-	printf '\n=== %s\n' "$n2"
-	cat "$LOGDIR/$n2.log"
-}
-
 # Add the results of a step that prints KTAP: "ok" lines pass (a
 # "# SKIP" neither passes nor fails), "not ok" lines fail, and a step
 # that ran fewer tests than its plan, or printed none, failed
@@ -170,6 +145,43 @@ else
 	FUZZ_SMOKE=60
 fi
 
+# quietly NAME CMD...: a step of a lane: its output goes only to its
+# log, its exit status to NAME.rc
+quietly() {
+	local name=$1 rc=0
+	shift
+	"$@" >"$LOGDIR/$name.log" 2>&1 </dev/null || rc=$?
+	echo "$rc" >"$LOGDIR/$name.rc"
+}
+rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo "no status"; }
+
+# The 6.12 lane: the scenarios, stock's failures, make install and DKMS
+# (each undone again), the benchmark's plumbing (never its speed) and a
+# short fixed-seed fuzz run (the long ones are make fuzz)
+lane_6_12() {
+	quietly e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh"
+	quietly e2e-stock check_stock_fails 6.12
+	quietly install "$TOP/scripts/install.sh" check
+	quietly dkms "$TOP/scripts/dkms.sh" check
+	quietly bench-quick "$TOP/scripts/bench.sh" --quick
+	quietly fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1
+}
+
+# The 7.3 lane: the scenarios, stock's failures, DKMS in the trixie root,
+# then the README's main command from nothing, in a new Debian root
+# (check-full also runs this whole suite there; inside such a root,
+# FRESH_ROOT_INSIDE, the outer run has already done it)
+lane_7_3() {
+	quietly e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh"
+	quietly e2e-stock-7.3 check_stock_fails 7.3
+	quietly dkms-7.3 env DKMS_KERNEL=7.3 "$TOP/scripts/dkms.sh" check
+	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
+		quietly fresh-root fresh_root_skipped
+	else
+		quietly fresh-root "$TOP/scripts/fresh-root.sh" demo
+	fi
+}
+
 fresh_root_skipped() {
 	ktap_plan 1
 	ktap_skip fresh-root "already inside a fresh root"
@@ -215,42 +227,41 @@ main() {
 	step tools-check make -s -C "$TOP" tools-check || true
 	count_runner tools-check
 
-	# A short fixed-seed run: the long ones are make fuzz
-	step fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1 || true
-	count_runner fuzz-smoke
-
-	# The end-to-end runs on both kernels side by side, a VM (one
-	# vCPU) each; then the stock modules of both kernels, which must
-	# fail the server scenarios for the expected reasons; then pairs
-	# of hosts of different kernels
-	side_by_side e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh" -- \
-		e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh"
+	# Two lanes side by side, one per kernel. Their steps boot one
+	# VM (one vCPU) at a time or run one process, so each lane keeps
+	# one core busy; neither touches what the other uses (6.12's
+	# /lib/modules is only the first lane's, the trixie root only the
+	# second's). Their output goes to the logs, shown when both end.
+	lane_6_12 &
+	lane_7_3 &
+	wait
+	for name in e2e e2e-stock install dkms bench-quick fuzz-smoke \
+		    e2e-7.3 e2e-stock-7.3 dkms-7.3 fresh-root; do
+		printf '\n=== %s\n' "$name"
+		cat "$LOGDIR/$name.log"
+	done
 	count_runner e2e
 	count_runner e2e-7.3
-	side_by_side e2e-stock check_stock_fails 6.12 -- e2e-stock-7.3 check_stock_fails 7.3
 	count_runner e2e-stock e2e-stock-6.12
 	count_runner e2e-stock-7.3 e2e-stock-7.3
-	step e2e-interop "$TOP/scripts/e2e.sh" --interop || true
-	count_runner e2e-interop
-
-	# Installing on a host: make install and DKMS, each undone again.
-	# A script that died after its last check still counts as failed.
-	# DKMS for both kernels: 7.3's in the trixie root
-	for s in install: dkms: dkms-7.3:7.3; do
-		IFS=: read -r name base <<<"$s"
+	# A script that died after its last check still counts as failed
+	for name in install dkms dkms-7.3; do
 		before=$FAILED
-		rc=0
-		DKMS_KERNEL=$base step "$name" make -s -C "$TOP" "${name%-7.3}-check" || rc=$?
 		count_runner "$name" "$name"
+		rc=$(rc_of "$name")
 		[ "$rc" = 0 ] || [ "$FAILED" -gt "$before" ] || fail "$name (exit status $rc)"
 	done
-
-	# The benchmark's plumbing, never its speed
-	if step bench-quick make -s -C "$TOP" bench QUICK=1; then
+	if [ "$(rc_of bench-quick)" = 0 ]; then
 		pass bench-quick
 	else
 		fail bench-quick
 	fi
+	count_runner fuzz-smoke
+	count_ktap fresh-root
+
+	# Hosts of different kernels, two VMs a run
+	step e2e-interop "$TOP/scripts/e2e.sh" --interop || true
+	count_runner e2e-interop
 
 	# Both series, patch by patch
 	for s in patchset:mainline patchset-6.12:6.12; do
@@ -262,15 +273,6 @@ main() {
 		fi
 	done
 
-	# The README's main command from nothing, in a new Debian root;
-	# check-full also runs this whole suite there. Inside such a root
-	# (FRESH_ROOT_INSIDE) the outer run has already done it.
-	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
-		step fresh-root fresh_root_skipped
-	else
-		step fresh-root "$TOP/scripts/fresh-root.sh" demo || true
-	fi
-	count_ktap fresh-root
 	if [ -n "${FULL:-}" ] && [ -z "${FRESH_ROOT_INSIDE:-}" ]; then
 		step fresh-root-check "$TOP/scripts/fresh-root.sh" check || true
 		count_ktap fresh-root-check

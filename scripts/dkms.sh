@@ -40,14 +40,18 @@ SRCDIR=/usr/src/$NAME-$VERSION
 MODDIR=/lib/modules/$DKMS_KVER
 # Where the kernel DKMS builds for lives: the host, or for 7.3 the
 # trixie root (SYSROOT), whose commands run through in_sys
+# (its package is assembled in a directory of its own, so that both
+# checks can run at once)
 SYSROOT=
 if [ "$DKMS_KVER" = "${MAINLINE_KVER:-}" ]; then
 	SYSROOT=$BUILD/trixie-root
 	CHECK_NAME=dkms-7.3
+	PKGDIR=$OUT/dkms-7.3/$NAME-$VERSION
 fi
 in_sys() {
 	if [ -n "$SYSROOT" ]; then
-		"$TOP/scripts/trixie-root.sh" run "$OUT/dkms" "$@"
+		mkdir -p "${PKGDIR%/*}"
+		"$TOP/scripts/trixie-root.sh" run "${PKGDIR%/*}" "$@"
 	else
 		"$@"
 	fi

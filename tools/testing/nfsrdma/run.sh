@@ -16,7 +16,7 @@
 # Environment:
 #   E2E_VM_TIMEOUT  wall-clock limit of one boot, seconds (default 900)
 #   E2E_SCENARIO_TIMEOUT  limit of one scenario in the guest (default 300)
-#   E2E_OUT         work directory (default build/e2e of the repository)
+#   E2E_OUT         work directory (scripts/e2e.sh: build/e2e/KERNEL)
 #   E2E_EXTRA_CPIO  an archive to add to the initramfs (bench: fio)
 #   E2E_APPEND      more words for the guests' kernel command line
 #   E2E_SERVER_SYSCTL  KEY=VALUE,... sysctls the server VM of a two-host
