@@ -73,6 +73,20 @@ nfsd_up() {
 	echo 4 >/proc/fs/nfsd/threads || fail "nfsd: cannot start threads"
 }
 
+# nfsd_end_grace: end nfsd's grace period now, and see that it ended.
+# 7.3 may begin the grace period after its threads start, so a single
+# early write can come before it and change nothing; write until the
+# file reads Y (10 s at most: the grace time the VMs use).
+nfsd_end_grace() {
+	local i=0
+	until [ "$(cat /proc/fs/nfsd/v4_end_grace 2>/dev/null)" = Y ]; do
+		echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
+		i=$((i + 1))
+		[ $i -lt 40 ] || { say "nfsd's grace period did not end when asked"; return 0; }
+		sleep 0.25
+	done
+}
+
 # nfsd_restart [CMD...]: stop nfsd, which closes every connection, run
 # CMD (to change a setting or the module), and start it again. The
 # caller decides whether to wait out the grace period.
@@ -105,7 +119,7 @@ nfsd_start() {
 	echo "+3 +4.1" >/proc/fs/nfsd/versions || fail "nfsd versions"
 	nfsd_up
 	# Skip the grace period, or every OPEN waits it out
-	echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
+	nfsd_end_grace
 	say "nfsd serving /export over rdma port $E2E_PORT"
 }
 

@@ -44,7 +44,7 @@ use_module() {
 	[ "$MODULE" = "$1" ] && return 0
 	nfsd_restart swap_module "$1"
 	MODULE=$1
-	echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
+	nfsd_end_grace
 }
 
 # set_config NAME: client and server tunables; "stock" keeps defaults

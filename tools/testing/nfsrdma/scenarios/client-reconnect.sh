@@ -14,7 +14,7 @@ echo 16384 >$sys/svc_rdma/max_req_size
 echo 8192 >$sys/rdma_max_inline_read
 echo 65536 >$sys/rdma_max_inline_write
 nfsd_restart
-echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
+nfsd_end_grace
 run ls -l /mnt/rc
 i=0
 until [ "$(field server_send_size <"$f")" = 16384 ]; do

@@ -102,5 +102,5 @@ echo 4096 >$S/svc_rdma/max_req_size
 echo 4096 >$S/rdma_max_inline_read
 echo 4096 >$S/rdma_max_inline_write
 # The last restart's grace period need not hold up the check below
-echo Y >/proc/fs/nfsd/v4_end_grace 2>/dev/null
+nfsd_end_grace
 still_serves "after $N restarts"
