@@ -116,7 +116,7 @@ check_stock_fails() {
 	echo "--- stock $1: each failure against its expected reason"
 	for s in $(awk '!/^#/ && NF > 4 { for (i = 5; i <= NF; i++) print $i }' "$dir/stock.runs"); do
 		re=$(awk -v s="$s" '$1 == s { sub(/^[^ ]+ +/, ""); print; exit }' "$dir/stock.expect")
-		line=$(grep -m1 "^[A-Z]* single-stock/$s[: ]" "$raw" || true)
+		line=$(grep -m1 "^[A-Z]* single-stock/${s}[: ]" "$raw" || true)
 		if [ -z "$re" ]; then
 			echo "stock $1: $s has no reason in stock.expect"
 			bad=$((bad + 1))

@@ -23,6 +23,7 @@
 
 . "$(dirname "$0")/lib.sh"
 SERIES_BASE=6.12 load_base
+# shellcheck source=/dev/null
 [ ! -r "$MAINLINE_ENV" ] || . "$MAINLINE_ENV"
 
 NAME=${DKMS_NAME:?}

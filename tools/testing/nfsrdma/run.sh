@@ -276,7 +276,7 @@ main() {
 	local name topo cmod smod scenarios want=" $* " found=0
 	command -v qemu-system-x86_64 >/dev/null || die "no qemu-system-x86_64 (make deps)"
 	for name in "$@"; do
-		grep -qE "^$name[[:space:]]" "${E2E_RUNS_FILE:-$HERE/runs}" ||
+		grep -qE "^${name}[[:space:]]" "${E2E_RUNS_FILE:-$HERE/runs}" ||
 			die "no run named '$name' in ${E2E_RUNS_FILE:-$HERE/runs}"
 	done
 	mkdir -p "$OUTDIR"
