@@ -98,7 +98,7 @@ tools-check: tools
 	@$(TOOL_DIR)/test-rpcrdma-cm.sh $(TOOL_DIR)/rpcrdma-cm
 
 ## e2e: NFS over soft-RoCE in qemu (RUNS="single-ours ..." to pick runs, KERNEL=7.3 to boot 7.3)
-KERNEL ?= 6.12
+KERNEL ?= $(or $(E2E_KERNEL),6.12)
 e2e: modules tools $(if $(filter 7.3,$(KERNEL)),modules-mainline)
 	@E2E_KERNEL=$(KERNEL) scripts/e2e.sh $(RUNS)
 
@@ -107,7 +107,7 @@ e2e-interop: modules modules-mainline tools
 	@scripts/e2e.sh --interop $(RUNS)
 
 ## bench: the benchmark, stock vs ours, report in out/bench (QUICK=1: smoke test; BENCH_KERNEL=7.3: out/bench-7.3)
-BENCH_KERNEL ?= 6.12
+BENCH_KERNEL ?= $(or $(E2E_KERNEL),6.12)
 bench: modules tools $(if $(filter 7.3,$(BENCH_KERNEL)),modules-mainline)
 	@BENCH_KERNEL=$(BENCH_KERNEL) scripts/bench.sh $(if $(QUICK),--quick)
 

@@ -87,6 +87,8 @@ source_pkg() {
 }
 
 tarball() {
+	# The same package serves both kernels: always $OUT/dkms
+	PKGDIR=$OUT/dkms/$NAME-$VERSION
 	source_pkg
 	tar -C "$OUT/dkms" --owner=0 --group=0 --sort=name \
 		-czf "$OUT/dkms/$NAME-$VERSION.tar.gz" "$NAME-$VERSION"

@@ -47,8 +47,9 @@ make_root() {
 		"deb [signed-by=$KEYRING] http://deb.debian.org/debian trixie-backports main"
 
 	in_root "$BUILD/mainline" sh -ec '
-		dpkg -i /work-out/linux-base-'"$MAINLINE_KVER"'_*.deb \
-			/work-out/linux-modules-'"$MAINLINE_KVER"'_*.deb >/tmp/dpkg.log 2>&1 ||
+		dpkg -i /work-out/linux-base-'"${MAINLINE_KVER}_${MAINLINE_VERSION}"'_amd64.deb \
+			/work-out/linux-modules-'"${MAINLINE_KVER}_${MAINLINE_VERSION}"'_amd64.deb \
+			>/tmp/dpkg.log 2>&1 ||
 			{ tail -n 20 /tmp/dpkg.log; exit 1; }' ||
 		die "trixie-root: installing the $MAINLINE_KVER modules failed"
 

@@ -14,8 +14,8 @@
 #           the plumbing works and that 64 KiB needs fewer read chunks
 #           than 1 KiB for 8 KiB writes (a smoke test, never a speed test)
 #
-# Environment: as run.sh (KVER, RPCRDMA_OURS, RPCRDMA_CM), set by
-# scripts/bench.sh.
+# Environment: as run.sh (E2E_KERNEL, KVER_<K>, MODROOT_<K>,
+# RPCRDMA_OURS_<K>, RPCRDMA_CM), set by scripts/bench.sh.
 
 set -euo pipefail
 shopt -s inherit_errexit

@@ -47,6 +47,8 @@ wire 65536 16384 inline
 wire 4096 65536 ERR_CHUNK
 
 grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+# rpcrdma-cm's connections leave nfsd's list a little after it quits
+wait_for "nfsd to drop rpcrdma-cm's connections" 20 sh -c "! grep -q '^peer: ' $C"
 
 # sizes SERVER CLIENT C2S S2C
 sizes() {
