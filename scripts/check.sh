@@ -157,7 +157,8 @@ quietly() {
 }
 rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo "no status"; }
 
-LANE_STEPS="e2e e2e-stock install dkms bench-quick fuzz-smoke e2e-7.3 e2e-stock-7.3 dkms-7.3 fresh-root"
+LANE_STEPS="e2e e2e-stock install dkms bench-quick fuzz-smoke dkms-7.3 e2e-interop
+	    e2e-7.3 e2e-stock-7.3 fresh-root"
 
 # An interrupt: stop both lanes (TERM to their process groups), let
 # their traps clean up, and say what ran
@@ -172,26 +173,29 @@ stop_lanes() {
 	summary
 }
 
-# The 6.12 lane: the scenarios, stock's failures, make install and DKMS
-# (each undone again), the benchmark's plumbing (never its speed) and a
-# short fixed-seed fuzz run (the long ones are make fuzz)
-lane_6_12() {
+# Two lanes of about equal length (about 14 minutes each here).
+# The first: 6.12's scenarios and stock failures, make install and DKMS
+# (each undone again), the benchmark's plumbing (never its speed), a
+# short fixed-seed fuzz run (the long ones are make fuzz), DKMS for 7.3
+# in the trixie root, and the runs of two hosts of different kernels.
+lane_one() {
 	quietly e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh"
 	quietly e2e-stock check_stock_fails 6.12
 	quietly install "$TOP/scripts/install.sh" check
 	quietly dkms "$TOP/scripts/dkms.sh" check
 	quietly bench-quick "$TOP/scripts/bench.sh" --quick
 	quietly fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1
+	quietly dkms-7.3 env DKMS_KERNEL=7.3 "$TOP/scripts/dkms.sh" check
+	quietly e2e-interop "$TOP/scripts/e2e.sh" --interop
 }
 
-# The 7.3 lane: the scenarios, stock's failures, DKMS in the trixie root,
-# then the README's main command from nothing, in a new Debian root
-# (check-full also runs this whole suite there; inside such a root,
-# FRESH_ROOT_INSIDE, the outer run has already done it)
-lane_7_3() {
+# The second: 7.3's scenarios and stock failures, then the README's
+# main command from nothing, in a new Debian root (check-full also runs
+# this whole suite there; inside such a root, FRESH_ROOT_INSIDE, the
+# outer run has already done it)
+lane_two() {
 	quietly e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh"
 	quietly e2e-stock-7.3 check_stock_fails 7.3
-	quietly dkms-7.3 env DKMS_KERNEL=7.3 "$TOP/scripts/dkms.sh" check
 	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
 		quietly fresh-root fresh_root_skipped
 	else
@@ -244,11 +248,12 @@ main() {
 	step tools-check make -s -C "$TOP" tools-check || true
 	count_runner tools-check
 
-	# Two lanes side by side, one per kernel. Most of their steps
-	# boot one VM (one vCPU) at a time or run one process, so each
-	# lane mostly keeps one core busy; neither touches what the other
-	# uses (6.12's /lib/modules and /usr/src are only the first lane's,
-	# the trixie root only the second's). Their output goes to the
+	# Two lanes side by side. Most of their steps boot one VM (one
+	# vCPU) at a time or run one process, so each lane mostly keeps one
+	# core busy; neither touches what the other uses (6.12's
+	# /lib/modules and /usr/src, the trixie root and build/e2e/6.12 and
+	# interop are only the first lane's, build/e2e/7.3 and the fresh
+	# root only the second's). Their output goes to the
 	# logs, shown when both end. Each lane is a process group of its
 	# own, so that an interrupt stops all of it: its VMs are stopped
 	# and its DKMS packages removed by their scripts' traps.
@@ -257,9 +262,9 @@ main() {
 	done
 	rm -f "$LOGDIR"/e2e-stock-*.raw
 	set -m
-	lane_6_12 &
+	lane_one &
 	LANES="$!"
-	lane_7_3 &
+	lane_two &
 	LANES="$LANES $!"
 	set +m
 	trap stop_lanes INT TERM
@@ -286,11 +291,8 @@ main() {
 		fail bench-quick
 	fi
 	count_runner fuzz-smoke
-	count_ktap fresh-root
-
-	# Hosts of different kernels, two VMs a run
-	step e2e-interop "$TOP/scripts/e2e.sh" --interop || true
 	count_runner e2e-interop
+	count_ktap fresh-root
 
 	# Both series, patch by patch
 	for s in patchset:mainline patchset-6.12:6.12; do
