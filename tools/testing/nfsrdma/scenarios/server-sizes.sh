@@ -18,7 +18,7 @@ R=/proc/sys/sunrpc
 local_nfsd
 fill_root 300
 # The next scenario starts from the defaults, even after a failure here
-trap 'echo 4096 >$S/max_req_size; echo 4096 >$R/rdma_max_inline_read; echo 4096 >$R/rdma_max_inline_write' EXIT
+trap 'umount /mnt/sz 2>/dev/null; echo 4096 >$S/max_req_size; echo 4096 >$R/rdma_max_inline_read; echo 4096 >$R/rdma_max_inline_write' EXIT
 
 # wire SERVER CLIENT-RECV EXPECT(inline|ERR_CHUNK)
 wire() {

@@ -19,7 +19,8 @@ local_nfsd
 grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
 echo 1 >$T/events/rpcrdma/svcrdma_post_send/enable || fail "no svcrdma_post_send tracepoint"
 # The next scenario starts from the defaults, even after a failure here
-trap 'echo 0 >$T/events/rpcrdma/svcrdma_post_send/enable
+trap 'umount /mnt/swi 2>/dev/null
+      echo 0 >$T/events/rpcrdma/svcrdma_post_send/enable
       echo 1 >$S/remote_invalidate; echo 1 >$R/rdma_remote_invalidate' EXIT
 
 # swi NAME [SERVER-SWITCH CLIENT-SWITCH]: the sysctls (ours), then check
@@ -71,7 +72,8 @@ swi() {
 		plain=$(field sends_plain <$C)
 		rinv=$(field remotely_invalidated_replies <"$f")
 		expect_ge "$1: plain Sends counted" "$plain" 1
-		expect_eq "$1: Sends With Invalidate counted = traced" "$inv" "$n_inv"
+		# (read after the trace: a late reply may add to the count)
+		expect_ge "$1: Sends With Invalidate counted, of $n_inv traced" "$inv" "$n_inv"
 		expect_eq "$1: Sends With Invalidate = replies the client saw invalidated" "$inv" "$rinv"
 		expect_eq "$1: replies_too_large" "$(field replies_too_large <$C)" 0
 	fi
