@@ -214,14 +214,17 @@ client_pdata() {
 		fail "rpcrdma-cm listen saw no connect request from the kernel client"
 }
 
-# The rpcrdma_cm debugfs file of the client transport connected to PORT
+# The rpcrdma_cm debugfs file of the client transport connected to PORT:
+# the newest one, since the transport of an earlier mount of the same
+# server can linger for a while after its unmount
 xprt_cm_file() {
-	local d
+	local id
 	grep -q ' /sys/kernel/debug ' /proc/mounts ||
 		mount -t debugfs debugfs /sys/kernel/debug
-	for d in /sys/kernel/debug/sunrpc/rpc_xprt/*; do
-		[ -f "$d/rpcrdma_cm" ] && grep -qE "^port: +$1\$" "$d/info" 2>/dev/null &&
-			echo "$d/rpcrdma_cm" && return 0
+	for id in $(ls /sys/kernel/debug/sunrpc/rpc_xprt | sort -rn); do
+		id=/sys/kernel/debug/sunrpc/rpc_xprt/$id
+		[ -f "$id/rpcrdma_cm" ] && grep -qE "^port: +$1\$" "$id/info" 2>/dev/null &&
+			echo "$id/rpcrdma_cm" && return 0
 	done
 	return 1
 }
