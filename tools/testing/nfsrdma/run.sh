@@ -226,7 +226,7 @@ report() {
 }
 
 run_single() {
-	local name=$1 spec=$2 scenarios=$3 logf=$OUTDIR/$1.log pid rc=0
+	local name=$1 spec=$2 scenarios=$3 logf=$OUTDIR/$1.log rc=0
 	log "run $name: one VM, kernel $(kernel_of "$spec"), rpcrdma=$(module_of "$spec") (log $logf)"
 	start_vm "$(kernel_of "$spec")" "$logf" 1 1024 \
 		"$(append_for single "$spec" "$scenarios" "$spec")" -nic none

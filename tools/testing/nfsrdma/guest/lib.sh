@@ -229,6 +229,19 @@ xprt_cm_file() {
 	return 1
 }
 
+# mount_traced MOUNTPOINT: nfs_mount 4.1 with the xprtrdma_inline_thresh
+# tracepoint on; the first event it recorded (the mount's negotiation)
+# in $THRESH_EVENT
+mount_traced() {
+	local t=/sys/kernel/tracing
+	echo 1 >$t/events/rpcrdma/xprtrdma_inline_thresh/enable ||
+		fail "no xprtrdma_inline_thresh tracepoint"
+	echo >$t/trace
+	nfs_mount 4.1 "$1"
+	THRESH_EVENT=$(grep -m1 xprtrdma_inline_thresh $t/trace)
+	echo "$THRESH_EVENT"
+}
+
 # field KEY < FILE: the value of "KEY: value"
 field() { sed -n "s/^$1: //p" | head -n 1; }
 

@@ -4,18 +4,13 @@
 # both send 4096/4096), our client at its defaults gets 4096 each way.
 # Our server sets R on rxe, so Send With Invalidate is in force; stock
 # 6.12 never sets R, so it is not.
-T=/sys/kernel/tracing
 local_nfsd
 r=0 yn=no
 [ "$E2E_SERVER_RPCRDMA" = ours ] && r=1 yn=yes
-echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no tracepoint"
-echo >$T/trace
-nfs_mount 4.1 /mnt/vis
-line=$(grep -m1 xprtrdma_inline_thresh $T/trace)
-echo "$line"
-case "$line" in
+mount_traced /mnt/vis
+case "$THRESH_EVENT" in
 *"neg send/recv=4096/4096,"*"client send/recv=4096/4096 R=1, server valid send/recv=4096/4096 R=$r, send_with_inv=$r"*) ;;
-*) fail "tracepoint does not show the expected negotiation: $line" ;;
+*) fail "tracepoint does not show the expected negotiation: $THRESH_EVENT" ;;
 esac
 f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
 cat "$f"

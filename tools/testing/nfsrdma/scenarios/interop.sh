@@ -12,7 +12,6 @@
 # client's rpcrdma_cm file, our server's connections file (published
 # by the server VM under /export/.e2e). Data goes both ways under an
 # md5 check.
-T=/sys/kernel/tracing
 R=/proc/sys/sunrpc
 SELF=192.0.2.2
 [ "$E2E_ROLE" = client ] || fail "interop needs a two-host run"
@@ -58,14 +57,10 @@ yn=no
 say "predicted: client_to_server=$c2s server_to_client=$s2c send_with_invalidate=$yn"
 
 # The mount, and the client's views of it
-echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no xprtrdma_inline_thresh tracepoint"
-echo >$T/trace
-nfs_mount 4.1 /mnt/io
-line=$(grep -m1 xprtrdma_inline_thresh $T/trace)
-echo "$line"
-case "$line" in
+mount_traced /mnt/io
+case "$THRESH_EVENT" in
 *"neg send/recv=$c2s/$s2c,"*) echo "E2E-CHECK: ok client tracepoint: $c2s/$s2c" ;;
-*) fail "client tracepoint: expected neg send/recv=$c2s/$s2c, got: ${line:-no event}" ;;
+*) fail "client tracepoint: expected neg send/recv=$c2s/$s2c, got: ${THRESH_EVENT:-no event}" ;;
 esac
 if [ "$E2E_RPCRDMA" = ours ]; then
 	f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
