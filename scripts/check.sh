@@ -18,6 +18,10 @@ FAILED=0
 FAILURES=()
 LOGDIR=$BUILD/check-logs
 
+# took NAME START: note how long a step ran (in $LOGDIR/times, shown in
+# the summary, so a slow step is plain to see)
+took() { echo "$1 $((SECONDS - $2))" >>"$LOGDIR/times"; }
+
 pass() { PASSED=$((PASSED + ${2:-1})); }
 fail() { FAILED=$((FAILED + ${2:-1})); FAILURES+=("$1"); }
 
@@ -25,11 +29,13 @@ fail() { FAILED=$((FAILED + ${2:-1})); FAILURES+=("$1"); }
 step() {
 	local name=$1 rc
 	shift
+	local t0=$SECONDS
 	printf '\n=== %s\n' "$name"
 	set +e
 	"$@" 2>&1 | tee "$LOGDIR/$name.log"
 	rc=${PIPESTATUS[0]}
 	set -e
+	took "$name" "$t0"
 	return "$rc"
 }
 
@@ -150,10 +156,11 @@ fi
 # quietly NAME CMD...: a step of a lane: its output goes only to its
 # log, its exit status to NAME.rc
 quietly() {
-	local name=$1 rc=0
+	local name=$1 rc=0 t0=$SECONDS
 	shift
 	"$@" >"$LOGDIR/$name.log" 2>&1 </dev/null || rc=$?
 	echo "$rc" >"$LOGDIR/$name.rc"
+	took "$name" "$t0"
 }
 rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo "no status"; }
 
@@ -211,6 +218,7 @@ fresh_root_skipped() {
 main() {
 	local rc=0 before s name base dir
 	mkdir -p "$LOGDIR"
+	rm -f "$LOGDIR/times"
 
 	step deps make -s -C "$TOP" deps || { fail deps; summary; }
 	pass deps
@@ -314,6 +322,9 @@ main() {
 
 summary() {
 	printf '\n=== summary\n'
+	[ ! -s "$LOGDIR/times" ] ||
+		awk '{ printf "# time %s: %dm%02ds\n", $1, $2 / 60, $2 % 60 }' "$LOGDIR/times"
+	echo "# time make check: $((SECONDS / 60))m$((SECONDS % 60))s"
 	[ "${#FAILURES[@]}" = 0 ] || printf 'failed: %s\n' "${FAILURES[@]}"
 	echo "logs: $LOGDIR"
 	echo "check: $PASSED passed, $FAILED failed"

@@ -272,8 +272,18 @@ run_two_host() {
 	report "$name" "$scenarios" "$clog" "$rc" "$slog"
 }
 
+# run_times RUN SECONDS: how long the run and each of its scenarios took
+# (guest seconds, under TCG), so that a slow one is plain to see
+run_times() {
+	local f per
+	per=$(for f in "$OUTDIR/$1.log" "$OUTDIR/$1-client.log"; do
+		[ ! -f "$f" ] || tr -d '\r' <"$f" | awk '$1 == "E2E-TIME" { printf " %s %ss", $2, $3 }'
+	done)
+	echo "# run $1: ${2}s${per:+;$per}"
+}
+
 main() {
-	local name topo cmod smod scenarios want=" $* " found=0
+	local name topo cmod smod scenarios want=" $* " found=0 t0
 	command -v qemu-system-x86_64 >/dev/null || die "no qemu-system-x86_64 (make deps)"
 	for name in "$@"; do
 		grep -qE "^${name}[[:space:]]" "${E2E_RUNS_FILE:-$HERE/runs}" ||
@@ -288,6 +298,7 @@ main() {
 		case "$name" in ''|'#'*) continue ;; esac
 		[ "$want" = "  " ] || [[ "$want" == *" $name "* ]] || continue
 		found=$((found + 1))
+		t0=$SECONDS
 		case "$topo" in
 		single)
 			[ "$(kernel_of "$cmod"):$(module_of "$cmod")" = "$(kernel_of "$smod"):$(module_of "$smod")" ] ||
@@ -297,6 +308,7 @@ main() {
 			run_two_host "$name" "$cmod" "$smod" "$scenarios" ;;
 		*) die "run $name: unknown topology '$topo'" ;;
 		esac
+		run_times "$name" $((SECONDS - t0))
 	done <"${E2E_RUNS_FILE:-$HERE/runs}"
 	[ "$found" -gt 0 ] || die "no runs in ${E2E_RUNS_FILE:-$HERE/runs}"
 	echo "e2e: $PASSED passed, $FAILED failed"
