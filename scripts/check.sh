@@ -164,80 +164,50 @@ quietly() {
 }
 rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo "no status"; }
 
-LANE_STEPS="fresh-root e2e e2e-stock install dkms bench-quick e2e-interop patchset-6.12
-	    e2e-7.3 e2e-stock-7.3 fuzz-smoke dkms-7.3 patchset"
-LANES=
+LANE_STEPS="e2e e2e-stock install dkms bench-quick fuzz-smoke dkms-7.3 e2e-interop
+	    e2e-7.3 e2e-stock-7.3 fresh-root"
 
-# background NAME FUNCTION: run FUNCTION as a process group of its own,
-# so that an interrupt can stop all of it (its VMs are stopped and its
-# DKMS packages removed by their scripts' traps)
-background() {
-	set -m
-	"$@" &
-	LANES="$LANES $!"
-	set +m
-}
-
-# kill_lanes: stop what runs in the background (TERM to the process
-# groups) and let their traps clean up
-kill_lanes() {
+# An interrupt: stop both lanes (TERM to their process groups), let
+# their traps clean up, and say what ran
+stop_lanes() {
 	local pid
+	trap - INT TERM
 	for pid in $LANES; do
 		kill -TERM -- "-$pid" 2>/dev/null || true
 	done
 	wait
-	LANES=
-}
-
-# An interrupt: stop the lanes and say what ran
-stop_lanes() {
-	trap - INT TERM
-	kill_lanes
 	fail "interrupted"
 	summary
 }
 
-# The README's main command from nothing, in a new Debian root
-# (check-full also runs this whole suite there; inside such a root,
-# FRESH_ROOT_INSIDE, the outer run has already done it). It needs
-# nothing of ours but the repository and is mostly one core's work
-# (apt, dpkg, xz, git), so it runs from the start, beside the rest.
-lane_fresh_root() {
-	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
-		quietly fresh-root fresh_root_skipped
-	else
-		quietly fresh-root "$TOP/scripts/fresh-root.sh" demo
-	fi
-}
-
-# Two lanes of about equal length (about 20 minutes each here). Most
-# of their VM steps keep one core busy, and a patch series check is
-# as much waiting on one core (checkpatch, git am, kernel-doc) as
-# building on two, so each lane ends with one of the series.
+# Two lanes of about equal length (about 14 minutes each here).
 # The first: 6.12's scenarios and stock failures, make install and DKMS
-# (each undone again), the benchmark's plumbing (never its speed), the
-# runs of two hosts of different kernels, and the 6.12 series patch by
-# patch.
+# (each undone again), the benchmark's plumbing (never its speed), a
+# short fixed-seed fuzz run (the long ones are make fuzz), DKMS for 7.3
+# in the trixie root, and the runs of two hosts of different kernels.
 lane_one() {
 	quietly e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh"
 	quietly e2e-stock check_stock_fails 6.12
 	quietly install "$TOP/scripts/install.sh" check
 	quietly dkms "$TOP/scripts/dkms.sh" check
 	quietly bench-quick "$TOP/scripts/bench.sh" --quick
+	quietly fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1
+	quietly dkms-7.3 env DKMS_KERNEL=7.3 "$TOP/scripts/dkms.sh" check
 	quietly e2e-interop "$TOP/scripts/e2e.sh" --interop
-	quietly patchset-6.12 env SERIES_BASE=6.12 "$TOP/scripts/patchset.sh"
 }
 
-# The second: 7.3's scenarios and stock failures, a short fixed-seed
-# fuzz run (the long ones are make fuzz), DKMS for 7.3 and the
-# mainline series patch by patch (the two users of the trixie root,
-# one after the other)
+# The second: 7.3's scenarios and stock failures, then the README's
+# main command from nothing, in a new Debian root (check-full also runs
+# this whole suite there; inside such a root, FRESH_ROOT_INSIDE, the
+# outer run has already done it)
 lane_two() {
 	quietly e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh"
 	quietly e2e-stock-7.3 check_stock_fails 7.3
-	quietly fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1
-	quietly dkms-7.3 env DKMS_KERNEL=7.3 "$TOP/scripts/dkms.sh" check
-	quietly patchset env SERIES_BASE=mainline "$TOP/scripts/patchset.sh"
+	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
+		quietly fresh-root fresh_root_skipped
+	else
+		quietly fresh-root "$TOP/scripts/fresh-root.sh" demo
+	fi
 }
 
 fresh_root_skipped() {
@@ -246,7 +216,7 @@ fresh_root_skipped() {
 }
 
 main() {
-	local rc=0 before s name base dir side
+	local rc=0 before s name base dir
 	mkdir -p "$LOGDIR"
 	rm -f "$LOGDIR/times"
 
@@ -254,34 +224,12 @@ main() {
 	pass deps
 	step deps-mainline make -s -C "$TOP" deps-mainline || { fail deps-mainline; summary; }
 	pass deps-mainline
-
-	for name in $LANE_STEPS; do
-		rm -f "$LOGDIR/$name.log" "$LOGDIR/$name.rc"
-	done
-	rm -f "$LOGDIR"/e2e-stock-*.raw
-	trap stop_lanes INT TERM
-	background lane_fresh_root
-
-	# Making the two trees is mostly one core's work each (xz, git), and
-	# so are the stand-in runs of deps (every way it can stop) and the
-	# tool's tests, which need no tree: all four side by side
-	# (not a plain wait: that would wait for the fresh root too)
-	quietly deps-test "$TOP/scripts/test-deps.sh" &
-	side="$!"
-	quietly tools-check make -s -C "$TOP" tools-check &
-	side="$side $!"
-	rc=0
-	step tree make -s -j2 -C "$TOP" tree || rc=1
-	# shellcheck disable=SC2086 # a list of PIDs
-	wait $side
-	[ "$rc" = 0 ] || { fail tree; summary; }
+	step tree make -s -C "$TOP" tree || { fail tree; summary; }
 	pass tree
-	for name in deps-test tools-check; do
-		printf '\n=== %s\n' "$name"
-		cat "$LOGDIR/$name.log"
-	done
+
+	# Every way deps can stop, with stand-ins for apt and dpkg
+	step deps-test "$TOP/scripts/test-deps.sh" || true
 	count_ktap deps-test
-	count_runner tools-check
 
 	# KUnit under UML on both bases: mainline (7.3) first
 	for s in kunit:mainline:kunit kunit-6.12:6.12:kunit-6.12; do
@@ -305,18 +253,31 @@ main() {
 		fail modules-mainline
 	fi
 
+	step tools-check make -s -C "$TOP" tools-check || true
+	count_runner tools-check
 
-	# The two lanes side by side, each a process group of its own.
-	# Neither touches what the other uses: 6.12's /lib/modules and
-	# /usr/src, its tree and build/e2e/6.12 and interop are only the
-	# first lane's; build/e2e/7.3, the mainline tree and the trixie root
-	# only the second's, and the fresh root only its own. Their output
-	# goes to the logs, shown when all have ended.
-	background lane_one
-	background lane_two
+	# Two lanes side by side. Most of their steps boot one VM (one
+	# vCPU) at a time or run one process, so each lane mostly keeps one
+	# core busy; neither touches what the other uses (6.12's
+	# /lib/modules and /usr/src, the trixie root and build/e2e/6.12 and
+	# interop are only the first lane's, build/e2e/7.3 and the fresh
+	# root only the second's). Their output goes to the
+	# logs, shown when both end. Each lane is a process group of its
+	# own, so that an interrupt stops all of it: its VMs are stopped
+	# and its DKMS packages removed by their scripts' traps.
+	for name in $LANE_STEPS; do
+		rm -f "$LOGDIR/$name.log" "$LOGDIR/$name.rc"
+	done
+	rm -f "$LOGDIR"/e2e-stock-*.raw
+	set -m
+	lane_one &
+	LANES="$!"
+	lane_two &
+	LANES="$LANES $!"
+	set +m
+	trap stop_lanes INT TERM
 	wait
 	trap - INT TERM
-	LANES=
 	for name in $LANE_STEPS; do
 		printf '\n=== %s\n' "$name"
 		cat "$LOGDIR/$name.log" 2>/dev/null || echo "(no log: the lane ended before this step)"
@@ -341,8 +302,10 @@ main() {
 	count_runner e2e-interop
 	count_ktap fresh-root
 
-	for name in patchset patchset-6.12; do
-		if [ "$(rc_of "$name")" = 0 ]; then
+	# Both series, patch by patch
+	for s in patchset:mainline patchset-6.12:6.12; do
+		IFS=: read -r name base <<<"$s"
+		if SERIES_BASE=$base step "$name" "$TOP/scripts/patchset.sh"; then
 			pass "$name"
 		else
 			fail "$name"
@@ -358,8 +321,6 @@ main() {
 }
 
 summary() {
-	# A step that ends the suite early stops the lanes too
-	[ -z "$LANES" ] || { trap - INT TERM; kill_lanes; fail "stopped early"; }
 	printf '\n=== summary\n'
 	[ ! -s "$LOGDIR/times" ] ||
 		awk '{ printf "# time %s: %dm%02ds\n", $1, $2 / 60, $2 % 60 }' "$LOGDIR/times"
