@@ -27,9 +27,8 @@ fail() { FAILED=$((FAILED + ${2:-1})); FAILURES+=("$1"); }
 
 # step NAME CMD...: run a step, show its output, keep a log
 step() {
-	local name=$1 rc
+	local name=$1 rc t0=$SECONDS
 	shift
-	local t0=$SECONDS
 	printf '\n=== %s\n' "$name"
 	set +e
 	"$@" 2>&1 | tee "$LOGDIR/$name.log"
