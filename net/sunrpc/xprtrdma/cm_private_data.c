@@ -258,10 +258,14 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_negotiate);
  * @allow_inv: the administrator allows Send With Invalidate
  * @local: OUT: the server's Send Size, Receive Size and R bit
  *
- * The server advertises one size both ways, rounded as
- * rpcrdma_cm_size_clamp() does, so it never promises more than its
- * buffers hold. It sets R only when it is both able and allowed to
- * use Send With Invalidate (RFC 8797 Section 4.1).
+ * The server advertises one size both ways: @buf_size rounded down to
+ * a multiple of 1024 and capped at 262144, as rpcrdma_cm_size_clamp()
+ * does, so that it promises no more than its buffers hold. The one
+ * exception is a @buf_size under 1024, the smallest size the Private
+ * Data can carry, which is advertised as 1024: svcrdma's max_req_size
+ * sysctl refuses such sizes, so it never passes one. The server sets R
+ * only when it is both able and allowed to use Send With Invalidate
+ * (RFC 8797 Section 4.1).
  */
 void rpcrdma_cm_responder_params(u32 buf_size, bool dev_can_inv,
 				 bool allow_inv,

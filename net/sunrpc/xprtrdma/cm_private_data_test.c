@@ -787,6 +787,13 @@ static const struct responder_param responder_params[] = {
 		.expect_s2c = 4096, .expect_swi = true,
 	},
 	{
+		.desc = "buffer below the RFC range: advertised as 1024",
+		.buf_size = 512, .dev_can_inv = true, .allow_inv = true,
+		.client = PARAMS(4096, 4096, true),
+		.expect_size = 1024, .expect_r = true,
+		.expect_s2c = 1024, .expect_swi = true,
+	},
+	{
 		.desc = "buffer above the RFC range",
 		.buf_size = 1048576, .dev_can_inv = true, .allow_inv = true,
 		.client = PARAMS(262144, 262144, true),
@@ -822,7 +829,7 @@ static void test_responder(struct kunit *test)
 			     &from_client.peer, p->dev_can_inv && p->allow_inv,
 			     &neg);
 
-	/* Assert: advertised exactly what the buffers hold */
+	/* Assert: advertised what the buffers hold, as the RFC can say it */
 	KUNIT_EXPECT_EQ(test, local.send_size, p->expect_size);
 	KUNIT_EXPECT_EQ(test, local.recv_size, p->expect_size);
 	KUNIT_EXPECT_EQ(test, local.remote_inv, p->expect_r);

@@ -1,6 +1,6 @@
 # The client's sysctls over the whole RFC 8797 range (1024..262144):
 # values between multiples of 1024, which stock kernels took, are
-# rounded down with one dmesg line saying so; values out of range or
+# rounded down with a dmesg line saying so, rate-limited; values out of range or
 # not numbers are refused and change nothing; what is set is what the
 # client advertises, R included. rpcrdma.ko has no module parameters,
 # so an option left in a modprobe configuration from an older build
@@ -53,6 +53,19 @@ for f in rdma_max_inline_read rdma_max_inline_write; do
 		refused $sys/$f "$bad"
 	done
 done
+# A script writing in a loop cannot flood the log: the line is
+# rate-limited (printk_ratelimited(): at most 10 in 5 seconds), and
+# every write is still taken
+dmesg -c >/dev/null
+i=0
+while [ $i -lt 40 ]; do
+	echo 5000 >$sys/rdma_max_inline_read || fail "write $i of 5000 refused"
+	i=$((i + 1))
+done
+expect_eq "rdma_max_inline_read after 40 writes of 5000" "$(cat $sys/rdma_max_inline_read)" 4096
+n=$(dmesg | grep -c 'is not a multiple of 1024')
+[ "$n" -ge 1 ] && [ "$n" -le 10 ] ||
+	fail "40 writes of 5000 in a row left $n 'not a multiple' lines in dmesg (want 1 to 10)"
 taken $sys/rdma_remote_invalidate 0 0
 taken $sys/rdma_remote_invalidate 1 1
 for bad in abc 1x; do
