@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inline buffers of RPC-over-RDMA transports that need no high-order
+ * contiguous memory: page blocks, one SGE each, mapped to consecutive
+ * kernel virtual addresses.
+ */
+
+#ifndef _NET_SUNRPC_XPRTRDMA_PAGEBUF_H
+#define _NET_SUNRPC_XPRTRDMA_PAGEBUF_H
+
+#include <linux/types.h>
+#include <linux/dma-direction.h>
+#include <rdma/ib_verbs.h>
+
+/*
+ * The most SGEs one buffer is given, whatever the device offers. A
+ * 256 KiB buffer then takes 16 KiB blocks (order 2 with 4 KiB pages),
+ * and a Receive WQE stays small.
+ */
+#define RPCRDMA_PAGEBUF_MAX_SGES	16U
+
+/* The smallest size a buffer falls back to: RFC 8797's minimum */
+#define RPCRDMA_PAGEBUF_MIN_SIZE	1024U
+
+/**
+ * struct rpcrdma_pagebuf - an inline Send or Receive buffer
+ * @pb_data: the buffer, virtually contiguous
+ * @pb_len: its length in octets
+ * @pb_order: the page order of every block but possibly the last
+ * @pb_nblocks: how many blocks; 0 when @pb_data came from kmalloc
+ * @pb_pages: every page of the blocks, in order (NULL when kmalloc'd)
+ * @pb_device: the device the buffer is DMA-mapped for, or NULL
+ * @pb_dir: the direction of that mapping
+ * @pb_nsges: how many entries of @pb_sges are in use
+ * @pb_sges: one SGE per block, valid while the buffer is mapped
+ */
+struct rpcrdma_pagebuf {
+	void			*pb_data;
+	unsigned int		pb_len;
+	unsigned int		pb_order;
+	unsigned int		pb_nblocks;
+	struct page		**pb_pages;
+	struct ib_device	*pb_device;
+	enum dma_data_direction	pb_dir;
+	unsigned int		pb_nsges;
+	struct ib_sge		pb_sges[RPCRDMA_PAGEBUF_MAX_SGES];
+};
+
+unsigned int rpcrdma_pagebuf_order(unsigned int len, unsigned int max_sges);
+unsigned int rpcrdma_pagebuf_nblocks(unsigned int len, unsigned int order);
+unsigned int rpcrdma_pagebuf_sge_count(unsigned int len, unsigned int max_sges);
+unsigned int rpcrdma_pagebuf_fallback_size(unsigned int size);
+int rpcrdma_pagebuf_alloc(struct rpcrdma_pagebuf *pb, unsigned int len,
+			  unsigned int max_sges, gfp_t gfp, int node);
+void rpcrdma_pagebuf_free(struct rpcrdma_pagebuf *pb);
+int rpcrdma_pagebuf_dma_map(struct rpcrdma_pagebuf *pb,
+			    struct ib_device *device, u32 lkey,
+			    enum dma_data_direction dir);
+void rpcrdma_pagebuf_dma_unmap(struct rpcrdma_pagebuf *pb);
+void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
+				  unsigned int len);
+void rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
+				     unsigned int len);
+
+#endif /* _NET_SUNRPC_XPRTRDMA_PAGEBUF_H */
