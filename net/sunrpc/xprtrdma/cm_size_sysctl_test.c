@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for rpcrdma_cm_size_sysctl(), the proc_handler of the
+ * client's inline thresholds and of svcrdma's max_req_size.
+ *
+ * Each row writes a string to a sysctl bounded as those are (1024 to
+ * 262144, RFC 8797 Section 4.2) and checks what the handler returns
+ * and what the variable then holds. A value out of range gets
+ * proc_douintvec_minmax()'s -ERANGE, and what does not parse as an
+ * unsigned int its -EINVAL, as before the handler existed.
+ */
+
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+
+#include <linux/sysctl.h>
+#include <linux/string.h>
+#include <linux/sunrpc/rpc_rdma.h>
+#include <linux/sunrpc/rpc_rdma_cm.h>
+
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
+
+static unsigned int test_min = RPCRDMA_CM_SIZE_MIN;
+static unsigned int test_max = RPCRDMA_CM_SIZE_MAX;
+
+struct size_write_param {
+	const char	*desc;
+	const char	*input;
+	unsigned int	before;
+	int		ret;
+	unsigned int	after;
+};
+
+static const struct size_write_param size_write_params[] = {
+	{ "s4.2: 1024, the minimum, is taken",	"1024",	    4096, 0, 1024 },
+	{ "s4.2: 262144, the maximum, is taken", "262144",  4096, 0, 262144 },
+	{ "4096 with a newline, as echo writes", "4096\n",  1024, 0, 4096 },
+	{ "5000, an old value, rounds to 4096",	"5000",	    1024, 0, 4096 },
+	{ "1025 rounds down to 1024",		"1025",	    4096, 0, 1024 },
+	{ "262143 rounds down to 261120",	"262143",   4096, 0, 261120 },
+	{ "1023 is refused, nothing changes",	"1023",	    4096, -ERANGE, 4096 },
+	{ "0 is refused",			"0",	    8192, -ERANGE, 8192 },
+	{ "262145 is refused",			"262145",   8192, -ERANGE, 8192 },
+	{ "a negative number is refused",	"-1",	    8192, -EINVAL, 8192 },
+	{ "not a number is refused",		"abc",	    8192, -EINVAL, 8192 },
+	{ "trailing junk is refused",		"4096x",    8192, -EINVAL, 8192 },
+	{ "2^32 + 4096 does not wrap",		"4294971392", 8192, -EINVAL, 8192 },
+};
+
+static void size_write_desc(const struct size_write_param *p, char *desc)
+{
+	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(size_write, size_write_params, size_write_desc);
+
+static void test_size_write(struct kunit *test)
+{
+	const struct size_write_param *p = test->param_value;
+	unsigned int value = p->before;
+	struct ctl_table table = {
+		.procname	= "test_size",
+		.data		= &value,
+		.maxlen		= sizeof(value),
+		.mode		= 0644,
+		.extra1		= &test_min,
+		.extra2		= &test_max,
+	};
+	char buf[32];
+	size_t len;
+	loff_t pos = 0;
+
+	len = strscpy(buf, p->input, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_sysctl(&table, 1, buf, &len,
+						     &pos), p->ret);
+	KUNIT_EXPECT_EQ(test, value, p->after);
+}
+
+/* A read shows the value as a number and a newline */
+static void test_size_read(struct kunit *test)
+{
+	unsigned int value = 16384;
+	struct ctl_table table = {
+		.procname	= "test_size",
+		.data		= &value,
+		.maxlen		= sizeof(value),
+		.mode		= 0644,
+		.extra1		= &test_min,
+		.extra2		= &test_max,
+	};
+	char buf[32] = "";
+	size_t len = sizeof(buf);
+	loff_t pos = 0;
+
+	KUNIT_ASSERT_EQ(test, rpcrdma_cm_size_sysctl(&table, 0, buf, &len,
+						     &pos), 0);
+	KUNIT_EXPECT_EQ(test, len, strlen("16384\n"));
+	KUNIT_EXPECT_MEMEQ(test, buf, "16384\n", len);
+	KUNIT_EXPECT_EQ(test, value, 16384U);
+}
+
+static struct kunit_case cm_size_sysctl_cases[] = {
+	KUNIT_CASE_PARAM(test_size_write, size_write_gen_params),
+	KUNIT_CASE(test_size_read),
+	{}
+};
+
+static struct kunit_suite cm_size_sysctl_suite = {
+	.name = "rpcrdma_cm_size_sysctl",
+	.test_cases = cm_size_sysctl_cases,
+};
+
+kunit_test_suite(cm_size_sysctl_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the RPC-over-RDMA inline size sysctls");
+MODULE_LICENSE("GPL");
