@@ -820,8 +820,10 @@ enum { SUCCESS, PROG_UNAVAIL, PROG_MISMATCH, PROC_UNAVAIL, GARBAGE_ARGS,
 #define NFS_PROGRAM		100003
 #define NFS_VERSION		4
 enum { NFSPROC4_NULL, NFSPROC4_COMPOUND };
+#define OP_CREATE		6
 #define OP_PUTROOTFH		24
 #define OP_READDIR		26
+#define NF4DIR			2
 #define NFS4_OPAQUE_MAX		4096	/* for tags and names we skip */
 
 static const char *const rdma_proc_names[] = {
@@ -851,6 +853,7 @@ struct call_desc {
 };
 
 static const struct call_desc call_readdir = { "readdir", NFSPROC4_COMPOUND };
+static const struct call_desc call_create = { "create", NFSPROC4_COMPOUND };
 static const struct call_desc call_null = { "null", NFSPROC4_NULL };
 
 /*
@@ -1025,6 +1028,12 @@ static bool skip_opaque(struct xdr_in *x, u32 max)
 	return true;
 }
 
+/* The directory that call @xid of --proc create makes in the root */
+static void create_name(char *name, size_t size, u32 xid)
+{
+	snprintf(name, size, "rpcrdma-cm-%08x", xid);
+}
+
 /*
  * Encode a call: the RPC-over-RDMA header of an RDMA_MSG with empty
  * Read and Write lists and no Reply chunk, then the RPC call. Returns
@@ -1035,6 +1044,7 @@ static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 {
 	struct xdr_out x = { .p = buf, .end = buf + size };
 	u8 *len_p, *body;
+	char name[32];
 
 	put32(&x, xid);
 	put32(&x, RPCRDMA_VERSION);
@@ -1075,7 +1085,22 @@ static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 	if (cd->proc == NFSPROC4_COMPOUND) {
 		put32(&x, 0);		/* tag: empty */
 		put32(&x, 0);		/* minorversion */
-		put32(&x, 2);		/* operations */
+		if (cd == &call_create) {
+			/* A directory, then the READDIR that makes the
+			 * reply large: the server creates it before it
+			 * finds that the reply does not fit
+			 */
+			create_name(name, sizeof(name), xid);
+			put32(&x, 4);	/* operations */
+			put32(&x, OP_PUTROOTFH);
+			put32(&x, OP_CREATE);
+			put32(&x, NF4DIR);
+			put_opaque(&x, name, strlen(name));
+			put32(&x, 0);	/* createattrs: empty bitmap */
+			put32(&x, 0);	/* and no values */
+		} else {
+			put32(&x, 2);	/* operations */
+		}
 		put32(&x, OP_PUTROOTFH);
 		put32(&x, OP_READDIR);
 		put32(&x, 0);		/* cookie */
@@ -1123,7 +1148,7 @@ static const char *decode_chunks(struct xdr_in *x)
 	return NULL;
 }
 
-/* The results of PUTROOTFH and READDIR in a COMPOUND reply */
+/* The results of PUTROOTFH, CREATE and READDIR in a COMPOUND reply */
 static const char *decode_compound(struct xdr_in *x, struct fields *fs)
 {
 	u32 i, n, op, status, vf, words, entries = 0;
@@ -1142,6 +1167,15 @@ static const char *decode_compound(struct xdr_in *x, struct fields *fs)
 			break;
 		if (op == OP_PUTROOTFH)
 			continue;
+		if (op == OP_CREATE) {
+			fnum(fs, "create_status", status);
+			if (status)
+				break;
+			skip(x, 4 + 8 + 8);	/* change_info4 */
+			words = get32(x);	/* attrset */
+			skip(x, (unsigned long long)words * 4);
+			continue;
+		}
 		if (op != OP_READDIR)
 			return "unexpected operation in the COMPOUND reply";
 		fnum(fs, "readdir_status", status);
@@ -1549,6 +1583,12 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 	fnum(&fs, "send_len", len);
 	if (cd->proc == NFSPROC4_COMPOUND)
 		fnum(&fs, "reply_size", reply_size);
+	if (cd == &call_create) {
+		char name[32];
+
+		create_name(name, sizeof(name), xid);
+		fstr(&fs, "create_name", name);
+	}
 	fields_print(&fs);
 
 	deadline = now_ms() + ms;
@@ -1625,12 +1665,15 @@ int cmd_call(int argc, char **argv)
 	port = port_arg("call", a.argc == 2 ? a.argv[1] : NULL);
 	if (!a.proc || !strcmp(a.proc, "readdir"))
 		calls[n++] = &call_readdir;
+	else if (!strcmp(a.proc, "create"))
+		calls[n++] = &call_create;
 	else if (!strcmp(a.proc, "null"))
 		calls[n++] = &call_null;
 	else
-		usage_error("call: --proc '%s': expected readdir or null", a.proc);
-	if (a.have_reply_size && calls[0] != &call_readdir)
-		usage_error("call: --reply-size applies to --proc readdir only");
+		usage_error("call: --proc '%s': expected readdir, create or null",
+			    a.proc);
+	if (a.have_reply_size && calls[0] == &call_null)
+		usage_error("call: --reply-size applies to --proc readdir and create only");
 	if (a.then_null)
 		calls[n++] = &call_null;
 	build_pdata("call", &a, PDATA_MAX_CONNECT, &out);

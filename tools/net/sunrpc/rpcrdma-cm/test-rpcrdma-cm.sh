@@ -189,13 +189,13 @@ expect_exit "an option's argument is not named as the option" 2 "'--hold' does n
 expect_exit "call: no host" 2 'give HOST' -- call
 expect_exit "call: bad port" 2 "port '65536': expected 1..65535" -- call 192.0.2.1 65536
 expect_exit "call: stray argument" 2 'give HOST' -- call 192.0.2.1 20049 x
-expect_exit "call: unknown --proc" 2 "--proc 'getattr': expected readdir or null" \
+expect_exit "call: unknown --proc" 2 "--proc 'getattr': expected readdir, create or null" \
 	-- call 192.0.2.1 --proc getattr
 expect_exit "call: --reply-size over 1 MiB" 2 "--reply-size '1025K': expected 0..1048576" \
 	-- call 192.0.2.1 --reply-size 1025K
 expect_exit "call: --reply-size not a size" 2 'expected a number of bytes' \
 	-- call 192.0.2.1 --reply-size 4KB
-expect_exit "call: --reply-size with --proc null" 2 'applies to --proc readdir only' \
+expect_exit "call: --reply-size with --proc null" 2 'applies to --proc readdir and create only' \
 	-- call 192.0.2.1 --proc null --reply-size 4K
 expect_exit "call: --post-size 0" 2 "--post-size '0': expected 1..1048576" \
 	-- call 192.0.2.1 --post-size 0

@@ -1,0 +1,58 @@
+# What a caller is told when nfsd answers a non-idempotent request with
+# ERR_CHUNK (RFC 8166 Section 4.5.3). rpcrdma-cm call plays a legacy
+# client: no Private Data, so nfsd may Send it 1024 octets (RFC 8797
+# Section 5.1), and no Reply chunk. Its COMPOUND creates a directory,
+# then reads the root, whose listing takes about 3000 octets. nfsd
+# executes the CREATE, finds that the reply cannot go inline and
+# answers ERR_CHUNK. A client does not retransmit on ERR_CHUNK (the
+# Linux client fails the RPC with EIO), so its caller is told the call
+# failed, while the directory exists. The connection stays up. The
+# same COMPOUND from a client that can receive 64 KiB gets its reply
+# inline, and its directory too. The stock server would instead Send
+# the 3000 octets into the legacy client's 1024-octet Receive (see
+# server-legacy-client).
+
+local_nfsd
+fill_root 300
+
+# on_server NAME: the root of the export holds the directory NAME
+on_server() {
+	local rc
+	if [ "$E2E_ROLE" = client ]; then
+		nfs_mount 4.1 /mnt/ec
+		[ -d "/mnt/ec/$1" ]
+		rc=$?
+		run umount /mnt/ec
+		return $rc
+	fi
+	[ -d "/export/$1" ]
+}
+
+# sent_name: the directory the last call_server asked to create
+sent_name() {
+	grep '"event": "sent"' /tmp/call.out | grep '"call": "create"' | jget create_name
+}
+
+call_server --none --proc create --reply-size 3000 --then-null
+name=$(sent_name)
+[ -n "$name" ] || fail "legacy client: no create_name in the sent event"
+expect_reply "legacy client" /tmp/call.out create
+expect_eq "legacy client: create: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_ERROR
+expect_eq "legacy client: create: rdma_error" "$(echo "$ANSWER" | jget rdma_error)" ERR_CHUNK
+on_server "$name" ||
+	fail "legacy client: got ERR_CHUNK, but nfsd did not create $name"
+echo "E2E-CHECK: ok legacy client: told ERR_CHUNK (EIO on Linux), yet $name exists"
+expect_reply "legacy client" /tmp/call.out null
+expect_eq "legacy client: null: rpc_accept_stat" "$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
+expect_eq "legacy client: exit status" "$CALL_RC" 0
+
+call_server --recv 64K --proc create --reply-size 3000
+name=$(sent_name)
+expect_reply "client --recv 64K" /tmp/call.out create
+expect_eq "client --recv 64K: create: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_MSG
+expect_eq "client --recv 64K: create: nfs_status" "$(echo "$ANSWER" | jget nfs_status)" 0
+expect_eq "client --recv 64K: create: create_status" "$(echo "$ANSWER" | jget create_status)" 0
+expect_eq "client --recv 64K: create: readdir_status" "$(echo "$ANSWER" | jget readdir_status)" 0
+expect_ge "client --recv 64K: create: byte_len" "$(echo "$ANSWER" | jget byte_len)" 1025
+on_server "$name" || fail "client --recv 64K: $name was not created"
+expect_eq "client --recv 64K: exit status" "$CALL_RC" 0
