@@ -797,7 +797,8 @@ int cmd_listen(int argc, char **argv)
 
 #define CALL_RECVS		QP_DEPTH	/* Receives posted, and credits asked */
 #define CALLS_MAX		2		/* the call and --then-null */
-#define CALL_SEND_MAX		1024		/* each call is far smaller */
+#define CALL_SEND_MAX		4096		/* room for a call with 128 Reply
+					 * chunk segments, about 2.3 KB */
 #define REPLY_SIZE_DEFAULT	8192
 #define SEND_WR_ID		0x100		/* | call number; Receives: buffer index */
 
@@ -1028,6 +1029,17 @@ static bool skip_opaque(struct xdr_in *x, u32 max)
 	return true;
 }
 
+/*
+ * call --reply-chunk: a Reply chunk of @segs segments of
+ * REPLY_CHUNK_SEG_LEN octets, one after the other in memory the server
+ * may RDMA Write, offered with every COMPOUND
+ */
+struct reply_chunk {
+	u32	rkey;
+	u64	addr;
+	int	segs;
+};
+
 /* The directory that call @xid of --proc create makes in the root */
 static void create_name(char *name, size_t size, u32 xid)
 {
@@ -1040,7 +1052,7 @@ static void create_name(char *name, size_t size, u32 xid)
  * its length, 0 if it does not fit.
  */
 static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
-			  u32 xid, u32 reply_size)
+			  u32 xid, u32 reply_size, const struct reply_chunk *rc)
 {
 	struct xdr_out x = { .p = buf, .end = buf + size };
 	u8 *len_p, *body;
@@ -1052,7 +1064,22 @@ static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 	put32(&x, RDMA_MSG);
 	put32(&x, 0);		/* Read list: empty */
 	put32(&x, 0);		/* Write list: empty */
-	put32(&x, 0);		/* Reply chunk: none */
+	if (rc->segs && cd->proc == NFSPROC4_COMPOUND) {
+		int i;
+
+		put32(&x, 1);	/* Reply chunk: present */
+		put32(&x, rc->segs);
+		for (i = 0; i < rc->segs; i++) {
+			u64 addr = rc->addr + (u64)i * REPLY_CHUNK_SEG_LEN;
+
+			put32(&x, rc->rkey);
+			put32(&x, REPLY_CHUNK_SEG_LEN);
+			put32(&x, (u32)(addr >> 32));
+			put32(&x, (u32)addr);
+		}
+	} else {
+		put32(&x, 0);	/* Reply chunk: none */
+	}
 
 	put32(&x, xid);
 	put32(&x, RPC_CALL);
@@ -1114,11 +1141,15 @@ static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 	return x.overflow ? 0 : (size_t)(x.p - buf);
 }
 
-/* Chunk lists of a reply: a server uses only those the call offered */
-static const char *decode_chunks(struct xdr_in *x)
+/*
+ * Chunk lists of a reply: a server uses only those the call offered,
+ * here at most the Reply chunk; @written is what it says it wrote there
+ */
+static const char *decode_chunks(struct xdr_in *x, bool offered,
+				 unsigned long long *written)
 {
 	int chunks = 0;
-	u32 d, n;
+	u32 d, n, i;
 
 	while ((d = get32(x)) == 1) {	/* Read list: position, segment */
 		skip(x, 5 * 4);
@@ -1133,11 +1164,17 @@ static const char *decode_chunks(struct xdr_in *x)
 	}
 	if (d)
 		return "bad Write list discriminator";
+	*written = 0;
 	d = get32(x);			/* Reply chunk */
 	if (d == 1) {
 		n = get32(x);
-		skip(x, (unsigned long long)n * 16);
-		chunks++;
+		for (i = 0; i < n && !x->ended; i++) {
+			get32(x);	/* handle */
+			*written += get32(x);
+			skip(x, 8);	/* offset */
+		}
+		if (!offered)
+			chunks++;
 	} else if (d) {
 		return "bad Reply chunk discriminator";
 	}
@@ -1262,8 +1299,10 @@ static const char *decode_rpc_reply(struct xdr_in *x, u32 xid,
  * is wrong with it.
  */
 static const char *decode_reply(const u8 *buf, size_t len, u32 xid,
-				const struct call_desc *cd, struct fields *fs)
+				const struct call_desc *cd, struct fields *fs,
+				const u8 *chunk, size_t chunk_size)
 {
+	unsigned long long written;
 	struct xdr_in x = { .p = buf, .left = len };
 	u32 rxid, vers, credits, proc, err;
 	char name[16];
@@ -1303,12 +1342,27 @@ static const char *decode_reply(const u8 *buf, size_t len, u32 xid,
 		}
 		return NULL;
 	case RDMA_MSG: {
-		const char *problem = decode_chunks(&x);
+		const char *problem = decode_chunks(&x, false, &written);
 
 		return problem ? problem : decode_rpc_reply(&x, xid, cd, fs);
 	}
-	case RDMA_NOMSG:
-		return "RDMA_NOMSG: the call offered no Reply chunk";
+	case RDMA_NOMSG: {
+		const char *problem;
+		struct xdr_in rpc;
+
+		if (!chunk)
+			return "RDMA_NOMSG: the call offered no Reply chunk";
+		problem = decode_chunks(&x, true, &written);
+		if (problem)
+			return problem;
+		fnum(fs, "reply_chunk_len", written);
+		if (!written || written > chunk_size)
+			return "RDMA_NOMSG: a Reply chunk length that cannot be";
+		rpc.p = chunk;
+		rpc.left = written;
+		rpc.ended = false;
+		return decode_rpc_reply(&rpc, xid, cd, fs);
+	}
 	case RDMA_MSGP:
 	case RDMA_DONE:
 		return "a message type RFC 8166 does not allow here";
@@ -1322,8 +1376,10 @@ struct caller {
 	struct ibv_pd		*pd;
 	struct ibv_comp_channel	*cc;
 	struct ibv_cq		*cq;
-	struct ibv_mr		*recv_mr, *send_mr;
+	struct ibv_mr		*recv_mr, *send_mr, *chunk_mr;
 	u8			*recv_buf;	/* CALL_RECVS buffers of post_size */
+	u8			*chunk_buf;	/* the Reply chunk's memory */
+	struct reply_chunk	rchunk;
 	u8			send_buf[CALLS_MAX][CALL_SEND_MAX];
 	u32			post_size;
 	bool			disconnected;	/* the CM said so */
@@ -1340,6 +1396,8 @@ static void caller_release(struct caller *c)
 		ibv_dereg_mr(c->recv_mr);
 	if (c->send_mr)
 		ibv_dereg_mr(c->send_mr);
+	if (c->chunk_mr)
+		ibv_dereg_mr(c->chunk_mr);
 	if (c->cq)
 		ibv_destroy_cq(c->cq);
 	if (c->cc)
@@ -1347,6 +1405,7 @@ static void caller_release(struct caller *c)
 	if (c->pd)
 		ibv_dealloc_pd(c->pd);
 	free(c->recv_buf);
+	free(c->chunk_buf);
 	probe_release(&c->p);
 }
 
@@ -1407,6 +1466,20 @@ static int caller_setup(struct caller *c)
 	c->send_mr = ibv_reg_mr(c->pd, c->send_buf, sizeof(c->send_buf), 0);
 	if (!c->send_mr)
 		return local_failure("ibv_reg_mr", errno);
+	if (c->rchunk.segs) {
+		size_t size = (size_t)c->rchunk.segs * REPLY_CHUNK_SEG_LEN;
+
+		c->chunk_buf = malloc(size);
+		if (!c->chunk_buf)
+			return local_failure("the Reply chunk", ENOMEM);
+		c->chunk_mr = ibv_reg_mr(c->pd, c->chunk_buf, size,
+					 IBV_ACCESS_LOCAL_WRITE |
+					 IBV_ACCESS_REMOTE_WRITE);
+		if (!c->chunk_mr)
+			return local_failure("ibv_reg_mr", errno);
+		c->rchunk.rkey = c->chunk_mr->rkey;
+		c->rchunk.addr = (uintptr_t)c->chunk_buf;
+	}
 	rc = create_qp(c->p.id, c->pd, c->cq);
 	if (rc)
 		return local_failure("creating a QP", -rc);
@@ -1513,10 +1586,26 @@ static int report_call_failure(const char *event, const struct call_desc *cd,
 	return EXIT_PROTOCOL;
 }
 
+/*
+ * Octets of the Reply chunk that no longer hold the fill pattern: what
+ * the server RDMA Wrote there (an octet written with the pattern's
+ * value goes uncounted, so a reply shows as a little shorter)
+ */
+static unsigned long long chunk_written(const struct caller *c)
+{
+	size_t i, size = (size_t)c->rchunk.segs * REPLY_CHUNK_SEG_LEN;
+	unsigned long long n = 0;
+
+	for (i = 0; i < size; i++)
+		n += c->chunk_buf[i] != REPLY_CHUNK_FILL;
+	return n;
+}
+
 /* A Receive completed: report what it holds, and post it again */
 static int report_reply(struct caller *c, const struct call_desc *cd,
 			u32 xid, const struct ibv_wc *wc)
 {
+	bool offered;
 	size_t len = wc->byte_len < c->post_size ? wc->byte_len : c->post_size;
 	const u8 *buf = c->recv_buf + (size_t)wc->wr_id * c->post_size;
 	const char *problem;
@@ -1529,7 +1618,12 @@ static int report_reply(struct caller *c, const struct call_desc *cd,
 	fbool(&fs, "with_invalidate", wc->wc_flags & IBV_WC_WITH_INV);
 	if (wc->wc_flags & IBV_WC_WITH_INV)
 		fhex(&fs, "invalidated_rkey", wc->invalidated_rkey);
-	problem = decode_reply(buf, len, xid, cd, &fs);
+	offered = c->rchunk.segs && cd->proc == NFSPROC4_COMPOUND;
+	problem = decode_reply(buf, len, xid, cd, &fs,
+			       offered ? c->chunk_buf : NULL,
+			       (size_t)c->rchunk.segs * REPLY_CHUNK_SEG_LEN);
+	if (offered)
+		fnum(&fs, "reply_chunk_written", chunk_written(c));
 	fbool(&fs, "well_formed", !problem);
 	if (problem)
 		fstr(&fs, "problem", problem);
@@ -1557,7 +1651,12 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 	size_t len;
 	int rc;
 
-	len = encode_call(c->send_buf[n], CALL_SEND_MAX, cd, xid, reply_size);
+	len = encode_call(c->send_buf[n], CALL_SEND_MAX, cd, xid, reply_size,
+			  &c->rchunk);
+	/* What the server RDMA Writes shows against this pattern */
+	if (c->chunk_buf)
+		memset(c->chunk_buf, REPLY_CHUNK_FILL,
+		       (size_t)c->rchunk.segs * REPLY_CHUNK_SEG_LEN);
 	if (!len)
 		return local_failure("encoding the call", EOVERFLOW);
 	if (c->down)
@@ -1583,6 +1682,8 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 	fnum(&fs, "send_len", len);
 	if (cd->proc == NFSPROC4_COMPOUND)
 		fnum(&fs, "reply_size", reply_size);
+	if (c->rchunk.segs && cd->proc == NFSPROC4_COMPOUND)
+		fnum(&fs, "reply_chunk_segments", c->rchunk.segs);
 	if (cd == &call_create) {
 		char name[32];
 
@@ -1650,7 +1751,7 @@ int cmd_call(int argc, char **argv)
 	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_RINV,
 				       OPT_NONE, OPT_RAW, OPT_TIMEOUT, OPT_PROC,
 				       OPT_REPLY_SIZE, OPT_POST_SIZE,
-				       OPT_THEN_NULL, 0 };
+				       OPT_THEN_NULL, OPT_REPLY_CHUNK, 0 };
 	const struct call_desc *calls[CALLS_MAX];
 	struct caller *c;
 	struct pdata_out out;
@@ -1684,6 +1785,7 @@ int cmd_call(int argc, char **argv)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return local_failure("memory", ENOMEM);
+	c->rchunk.segs = a.reply_chunk;
 	/* What the server learns from our Private Data, unless told otherwise */
 	c->post_size = a.have_post_size ? a.post_size :
 		       rpcrdma_cm_size_clamp(out.local.recv_size);

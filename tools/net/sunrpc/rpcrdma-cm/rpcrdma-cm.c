@@ -69,7 +69,8 @@ static const char usage_text[] =
 "  call HOST [PORT] [--send BYTES] [--recv BYTES] [--no-remote-invalidate]\n"
 "       [--none | --raw HEX] [--proc readdir|create|null]\n"
 "       [--reply-size BYTES]\n"
-"       [--then-null] [--post-size BYTES] [--timeout SECONDS]\n"
+"       [--then-null] [--post-size BYTES] [--reply-chunk SEGMENTS]\n"
+"       [--timeout SECONDS]\n"
 "      Act as a minimal RPC-over-RDMA version 1 client (RFC 8166): connect\n"
 "      as probe does, post Receive buffers of exactly our Receive Size,\n"
 "      send one RPC inline in an RDMA_MSG without chunks, and report\n"
@@ -90,6 +91,9 @@ static const char usage_text[] =
 "      the same connection, to show whether the connection survived.\n"
 "      --post-size: post Receive buffers of this size (1..1048576)\n"
 "      instead, whatever the Private Data says.\n"
+"      --reply-chunk: offer a Reply chunk of SEGMENTS (1..128) segments\n"
+"      of 512 octets with each COMPOUND, and report how much of it the\n"
+"      server wrote; a reply that comes there is decoded from it.\n"
 "      Default timeout: 10 seconds per step and per call.\n"
 "\n"
 "Options:\n"
@@ -120,8 +124,10 @@ static const char usage_text[] =
 "             or, for call: sent, reply, recv_error, send_error,\n"
 "             disconnected, not_sent.\n"
 "  call:      every call event has call (readdir, create, null) and xid.\n"
-"             sent: send_len reply_size [create_name].\n"
+"             sent: send_len reply_size [reply_chunk_segments]\n"
+"             [create_name].\n"
 "             reply: posted_size byte_len with_invalidate [invalidated_rkey]\n"
+"             [reply_chunk_written] [reply_chunk_len]\n"
 "             well_formed [problem] and what could be decoded of\n"
 "             rdma_xid xid_match rdma_version rdma_credits rdma_type\n"
 "             rdma_proc; RDMA_ERROR: rdma_error rdma_error_code\n"
@@ -332,6 +338,7 @@ static const struct option common_opts[] = {
 	{ "reply-size",			required_argument,	NULL, OPT_REPLY_SIZE },
 	{ "post-size",			required_argument,	NULL, OPT_POST_SIZE },
 	{ "then-null",			no_argument,		NULL, OPT_THEN_NULL },
+	{ "reply-chunk",		required_argument,	NULL, OPT_REPLY_CHUNK },
 	{ "help",			no_argument,		NULL, OPT_HELP },
 	{ "version",			no_argument,		NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -429,6 +436,12 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 			break;
 		case OPT_THEN_NULL:
 			a->then_null = true;
+			break;
+		case OPT_REPLY_CHUNK:
+			a->reply_chunk = parse_count("--reply-chunk", optarg);
+			if (a->reply_chunk < 1 || a->reply_chunk > REPLY_CHUNK_SEGS_MAX)
+				usage_error("%s: --reply-chunk '%s': expected 1..%d segments",
+					    cmd, optarg, REPLY_CHUNK_SEGS_MAX);
 			break;
 		}
 	}

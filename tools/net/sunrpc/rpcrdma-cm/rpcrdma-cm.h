@@ -14,6 +14,9 @@
 #define PDATA_MAX		256	/* largest input we accept, octets */
 #define COUNT_MAX		1000000	/* --hold, --timeout (seconds), --count */
 #define CALL_SIZE_MAX		1048576	/* call --reply-size, --post-size */
+#define REPLY_CHUNK_SEGS_MAX	128	/* call --reply-chunk */
+#define REPLY_CHUNK_SEG_LEN	512	/* octets in each of its segments */
+#define REPLY_CHUNK_FILL	0xa5	/* what its memory holds before a call */
 
 /* Exit codes; see --help */
 #define EXIT_FAILURE_IO		1	/* output could not be written */
@@ -42,6 +45,7 @@ enum {
 	OPT_REPLY_SIZE,
 	OPT_POST_SIZE,
 	OPT_THEN_NULL,
+	OPT_REPLY_CHUNK,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -52,6 +56,7 @@ struct cmd_args {
 	u32		send, recv;
 	u32		reply_size;	/* call --reply-size */
 	u32		post_size;	/* call --post-size */
+	int		reply_chunk;	/* call --reply-chunk, 0: none */
 	const char	*proc;		/* call --proc */
 	const char	*role;
 	const char	*peer;

@@ -201,6 +201,14 @@ expect_exit "call: --post-size 0" 2 "--post-size '0': expected 1..1048576" \
 	-- call 192.0.2.1 --post-size 0
 expect_exit "call: --post-size over 1 MiB" 2 "--post-size '1048577': expected 1..1048576" \
 	-- call 192.0.2.1 --post-size 1048577
+expect_exit "call: --reply-chunk 0" 2 "--reply-chunk '0': expected 1..128 segments" \
+	-- call 192.0.2.1 --reply-chunk 0
+expect_exit "call: --reply-chunk over 128" 2 "--reply-chunk '129': expected 1..128 segments" \
+	-- call 192.0.2.1 --reply-chunk 129
+expect_exit "call: --reply-chunk not a number" 2 'expected a whole number' \
+	-- call 192.0.2.1 --reply-chunk many
+expect_exit "probe: --reply-chunk is call's" 2 "'--reply-chunk' does not apply" \
+	-- probe 192.0.2.1 --reply-chunk 4
 expect_exit "call: --none with --recv" 2 'only one of' -- call 192.0.2.1 --none --recv 64K
 expect_exit "call: --raw over 56 octets" 2 'at most 56' -- call 192.0.2.1 --raw "$(zeros 57)"
 expect_exit "call: --timeout 0" 2 'at least 1 second' -- call 192.0.2.1 --timeout 0

@@ -11,6 +11,12 @@
 # inline, and its directory too. The stock server would instead Send
 # the 3000 octets into the legacy client's 1024-octet Receive (see
 # server-legacy-client).
+#
+# Then a Reply chunk of 64 segments: the transport header that echoes
+# it is 1056 octets, too large on its own for the legacy client. nfsd
+# must answer ERR_CHUNK before it RDMA Writes anything into the chunk,
+# whose memory still holds its fill pattern afterwards. A 64 KiB client
+# offering the same chunk gets the reply written there (RDMA_NOMSG).
 
 local_nfsd
 fill_root 300
@@ -56,3 +62,22 @@ expect_eq "client --recv 64K: create: readdir_status" "$(echo "$ANSWER" | jget r
 expect_ge "client --recv 64K: create: byte_len" "$(echo "$ANSWER" | jget byte_len)" 1025
 on_server "$name" || fail "client --recv 64K: $name was not created"
 expect_eq "client --recv 64K: exit status" "$CALL_RC" 0
+
+call_server --none --reply-chunk 64 --reply-size 3000 --then-null
+expect_reply "legacy client, 64-segment Reply chunk" /tmp/call.out readdir
+expect_eq "legacy client, 64-segment Reply chunk: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_ERROR
+expect_eq "legacy client, 64-segment Reply chunk: rdma_error" "$(echo "$ANSWER" | jget rdma_error)" ERR_CHUNK
+expect_eq "legacy client, 64-segment Reply chunk: octets written into the chunk" \
+	"$(echo "$ANSWER" | jget reply_chunk_written)" 0
+expect_reply "legacy client, 64-segment Reply chunk" /tmp/call.out null
+expect_eq "legacy client, 64-segment Reply chunk: null: rpc_accept_stat" \
+	"$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
+
+call_server --recv 64K --reply-chunk 64 --reply-size 3000
+expect_reply "client --recv 64K, 64-segment Reply chunk" /tmp/call.out readdir
+expect_eq "client --recv 64K, 64-segment Reply chunk: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_NOMSG
+expect_eq "client --recv 64K, 64-segment Reply chunk: nfs_status" "$(echo "$ANSWER" | jget nfs_status)" 0
+expect_ge "client --recv 64K, 64-segment Reply chunk: reply_chunk_len" \
+	"$(echo "$ANSWER" | jget reply_chunk_len)" 1025
+expect_ge "client --recv 64K, 64-segment Reply chunk: octets written into the chunk" \
+	"$(echo "$ANSWER" | jget reply_chunk_written)" 1025
