@@ -51,6 +51,8 @@ static void svc_rdma_conn_show(struct seq_file *m,
 		   atomic_long_read(&rdma->sc_sends_inv));
 	seq_printf(m, "replies_too_large: %lu\n",
 		   atomic_long_read(&rdma->sc_reply_too_large));
+	seq_printf(m, "callbacks_too_large: %lu\n",
+		   atomic_long_read(&rdma->sc_callback_too_large));
 }
 
 static int svc_rdma_conns_show(struct seq_file *m, void *v)
