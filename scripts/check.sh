@@ -142,14 +142,21 @@ check_stock_fails() {
 }
 
 # make check-full (FULL=1): the storm scenario at 1000 connects per
-# phase, 20 nfsd restarts instead of 8, a ten-minute fuzz run instead
-# of one minute, and the whole of make check again in a fresh root
+# phase, 20 nfsd restarts instead of 8, 7.3's server-restart and
+# two-host runs, a ten-minute fuzz run instead of one minute, and the
+# whole of make check again in a fresh root
 if [ -n "${FULL:-}" ]; then
 	export E2E_APPEND="${E2E_APPEND:+$E2E_APPEND }e2e.storm=1000 e2e.restarts=20"
 	export E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-900}
 	FUZZ_SMOKE=600
+	E2E_RUNS_7_3=
 else
 	FUZZ_SMOKE=60
+	# 7.3 runs its single-VM scenarios here. Its server-restart run
+	# and its two-host runs against stock 7.3 wait for check-full:
+	# e2e-interop already pairs 7.3 with stock 7.3 both ways, and 6.12
+	# runs the same two-host scenarios.
+	E2E_RUNS_7_3=single-ours
 fi
 
 # quietly NAME CMD...: a step of a lane: its output goes only to its
@@ -163,8 +170,8 @@ quietly() {
 }
 rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo "no status"; }
 
-LANE_STEPS="e2e e2e-stock install dkms bench-quick fuzz-smoke dkms-7.3 e2e-interop
-	    e2e-7.3 e2e-stock-7.3 fresh-root"
+LANE_STEPS="e2e e2e-stock install dkms bench-quick e2e-interop
+	    e2e-7.3 e2e-stock-7.3 dkms-7.3 fuzz-smoke fresh-root"
 
 # An interrupt: stop both lanes (TERM to their process groups), let
 # their traps clean up, and say what ran
@@ -179,29 +186,30 @@ stop_lanes() {
 	summary
 }
 
-# Two lanes of about equal length (about 13 minutes each here).
+# Two lanes of about equal length (about 14 minutes each here).
 # The first: 6.12's scenarios and stock failures, make install and DKMS
-# (each undone again), the benchmark's plumbing (never its speed), DKMS
-# for 7.3 in the trixie root, and the runs of two hosts of different
-# kernels.
+# (each undone again), the benchmark's plumbing (never its speed), and
+# the runs of two hosts of different kernels.
 lane_one() {
 	quietly e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh"
 	quietly e2e-stock check_stock_fails 6.12
 	quietly install "$TOP/scripts/install.sh" check
 	quietly dkms "$TOP/scripts/dkms.sh" check
 	quietly bench-quick "$TOP/scripts/bench.sh" --quick
-	quietly dkms-7.3 env DKMS_KERNEL=7.3 "$TOP/scripts/dkms.sh" check
 	quietly e2e-interop "$TOP/scripts/e2e.sh" --interop
 }
 
-# The second: 7.3's scenarios and stock failures, a short fixed-seed
-# fuzz run (the long ones are make fuzz), then the README's main
+# The second: 7.3's scenarios and stock failures, DKMS for 7.3 in the
+# trixie root, a short fixed-seed fuzz run (the long ones are make
+# fuzz), then the README's main
 # command from nothing, in a new Debian root (check-full also runs
 # this whole suite there; inside such a root, FRESH_ROOT_INSIDE, the
 # outer run has already done it)
 lane_two() {
-	quietly e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh"
+	# shellcheck disable=SC2086 # a list of run names, or none: all
+	quietly e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh" $E2E_RUNS_7_3
 	quietly e2e-stock-7.3 check_stock_fails 7.3
+	quietly dkms-7.3 env DKMS_KERNEL=7.3 "$TOP/scripts/dkms.sh" check
 	quietly fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1
 	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
 		quietly fresh-root fresh_root_skipped
@@ -249,6 +257,14 @@ show_lanes() {
 	done
 }
 
+# The third: KUnit on 6.12, at the lowest CPU priority. The lanes'
+# VMs leave about one core idle, which the UML build takes; the VMs
+# lose next to nothing to it.
+lane_kunit() {
+	SERIES_BASE=6.12 KUNIT_BUILD=$BUILD/kunit-6.12 \
+		quietly kunit-6.12 nice -n 19 "$TOP/scripts/kunit.sh"
+}
+
 fresh_root_skipped() {
 	ktap_plan 1
 	ktap_skip fresh-root "already inside a fresh root"
@@ -277,15 +293,12 @@ main() {
 	[ "$rc" = 0 ] || { fail tree; summary; }
 	pass tree
 
-	# KUnit under UML on both bases: mainline (7.3) first
-	for s in kunit:mainline:kunit kunit-6.12:6.12:kunit-6.12; do
-		IFS=: read -r name base dir <<<"$s"
-		before=$FAILED
-		rc=0
-		SERIES_BASE=$base KUNIT_BUILD=$BUILD/$dir step "$name" "$TOP/scripts/kunit.sh" || rc=1
-		count_kunit "$name"
-		[ "$rc" = 0 ] || [ "$FAILED" -gt "$before" ] || fail "$name"
-	done
+	# KUnit under UML on mainline (7.3); 6.12's runs beside the lanes
+	before=$FAILED
+	rc=0
+	SERIES_BASE=mainline KUNIT_BUILD=$BUILD/kunit step kunit "$TOP/scripts/kunit.sh" || rc=1
+	count_kunit kunit
+	[ "$rc" = 0 ] || [ "$FAILED" -gt "$before" ] || fail kunit
 
 	if step modules make -s -C "$TOP" modules && step vermagic check_vermagic; then
 		pass modules
@@ -302,17 +315,22 @@ main() {
 	step tools-check make -s -C "$TOP" tools-check || true
 	count_runner tools-check
 
-	# Two lanes side by side. Most of their steps boot one VM (one
-	# vCPU) at a time or run one process, so each lane mostly keeps one
-	# core busy; neither touches what the other uses (6.12's
-	# /lib/modules and /usr/src, the trixie root and build/e2e/6.12 and
-	# interop are only the first lane's, build/e2e/7.3 and the fresh
-	# root only the second's). Their output goes to the logs, shown
-	# when both end.
-	forget_logs $LANE_STEPS
+	# Two lanes side by side, and KUnit on 6.12 at the lowest priority
+	# beside them. Most of the lanes' steps boot one VM (one vCPU) at a
+	# time or run one process, so each lane keeps about one core busy,
+	# and together they leave about one idle. None touches what another
+	# uses (6.12's /lib/modules and /usr/src, build/e2e/6.12 and
+	# interop are only the first lane's; build/e2e/7.3, the trixie root
+	# and the fresh root only the second's; build/kunit-6.12 only the
+	# third's). Their output goes to the logs, shown when all end.
+	forget_logs $LANE_STEPS kunit-6.12
 	rm -f "$LOGDIR"/e2e-stock-*.raw
-	in_lanes lane_one lane_two
-	show_lanes $LANE_STEPS
+	in_lanes lane_one lane_two lane_kunit
+	show_lanes kunit-6.12 $LANE_STEPS
+	before=$FAILED
+	count_kunit kunit-6.12
+	[ "$(rc_of kunit-6.12)" = 0 ] || [ "$FAILED" -gt "$before" ] ||
+		fail "kunit-6.12 (exit status $(rc_of kunit-6.12))"
 	count_runner e2e
 	count_runner e2e-7.3
 	count_runner e2e-stock e2e-stock-6.12
