@@ -213,19 +213,15 @@ harness_env() {
 	[ -x "$RPCRDMA_CM" ] || die "no $RPCRDMA_CM: run 'make tools'"
 }
 
-# build_warnings COMMIT DIR [KBUILD ARGS...]: build rpcrdma.ko of COMMIT
-# in DIR with module.sh (incrementally: only what changed is compiled),
-# by default under sparse (C=1) and W=1, and print the warnings, one per
+# build_warnings COMMIT DIR: build rpcrdma.ko of COMMIT in DIR with
+# module.sh (incrementally: only what changed is compiled) under sparse
+# (C=1) and W=1, and print the warnings of what was compiled, one per
 # line, without line numbers or build paths, so code that merely moved
-# does not count as new. C=1 checks what is compiled; C=2 checks every
-# source file, compiled or not. Fails, showing the log, if the build
-# fails.
+# does not count as new. Fails, showing the log, if the build fails.
 build_warnings() {
 	local commit=$1 dir=$2 log
-	shift 2
-	[ $# -gt 0 ] || set -- C=1 W=1
 	log=$(mktemp)
-	if ! "$TOP/scripts/module.sh" "$commit" "$dir" "$@" >"$log" 2>&1; then
+	if ! "$TOP/scripts/module.sh" "$commit" "$dir" C=1 W=1 >"$log" 2>&1; then
 		cat "$log" >&2
 		rm -f "$log"
 		return 1
