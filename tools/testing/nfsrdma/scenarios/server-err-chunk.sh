@@ -13,10 +13,12 @@
 # server-legacy-client).
 #
 # Then a Reply chunk of 64 segments: the transport header that echoes
-# it is 1056 octets, too large on its own for the legacy client. nfsd
-# must answer ERR_CHUNK before it RDMA Writes anything into the chunk,
-# whose memory still holds its fill pattern afterwards. A 64 KiB client
-# offering the same chunk gets the reply written there (RDMA_NOMSG).
+# it is 1056 octets, too large on its own for a client that receives
+# 1 KiB (and sends 4 KiB, so that its 1.2 KiB Call is within what it
+# advertised). nfsd must answer ERR_CHUNK before it RDMA Writes anything
+# into the chunk, whose memory still holds its fill pattern afterwards.
+# A 64 KiB client offering the same chunk gets the reply written there
+# (RDMA_NOMSG).
 
 local_nfsd
 fill_root 300
@@ -63,14 +65,14 @@ expect_ge "client --recv 64K: create: byte_len" "$(echo "$ANSWER" | jget byte_le
 on_server "$name" || fail "client --recv 64K: $name was not created"
 expect_eq "client --recv 64K: exit status" "$CALL_RC" 0
 
-call_server --none --reply-chunk 64 --reply-size 3000 --then-null
-expect_reply "legacy client, 64-segment Reply chunk" /tmp/call.out readdir
-expect_eq "legacy client, 64-segment Reply chunk: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_ERROR
-expect_eq "legacy client, 64-segment Reply chunk: rdma_error" "$(echo "$ANSWER" | jget rdma_error)" ERR_CHUNK
-expect_eq "legacy client, 64-segment Reply chunk: octets written into the chunk" \
+call_server --recv 1K --reply-chunk 64 --reply-size 3000 --then-null
+expect_reply "1 KiB client, 64-segment Reply chunk" /tmp/call.out readdir
+expect_eq "1 KiB client, 64-segment Reply chunk: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_ERROR
+expect_eq "1 KiB client, 64-segment Reply chunk: rdma_error" "$(echo "$ANSWER" | jget rdma_error)" ERR_CHUNK
+expect_eq "1 KiB client, 64-segment Reply chunk: octets written into the chunk" \
 	"$(echo "$ANSWER" | jget reply_chunk_written)" 0
-expect_reply "legacy client, 64-segment Reply chunk" /tmp/call.out null
-expect_eq "legacy client, 64-segment Reply chunk: null: rpc_accept_stat" \
+expect_reply "1 KiB client, 64-segment Reply chunk" /tmp/call.out null
+expect_eq "1 KiB client, 64-segment Reply chunk: null: rpc_accept_stat" \
 	"$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
 
 call_server --recv 64K --reply-chunk 64 --reply-size 3000
