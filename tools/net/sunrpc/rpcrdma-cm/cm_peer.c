@@ -1777,6 +1777,13 @@ int cmd_call(int argc, char **argv)
 		usage_error("call: --reply-size applies to --proc readdir and create only");
 	if (a.then_null)
 		calls[n++] = &call_null;
+	/* The server would invalidate the chunk's R_key, which names a
+	 * plain memory region: the Send With Invalidate fails on our side
+	 */
+	if (a.reply_chunk && !a.none && !a.raw && !a.no_rinv)
+		usage_error("call: --reply-chunk needs --no-remote-invalidate (or --none): "
+			    "the chunk is a plain memory region, which a Send With "
+			    "Invalidate cannot invalidate");
 	build_pdata("call", &a, PDATA_MAX_CONNECT, &out);
 	if (!a.timeout)
 		usage_error("call: --timeout must be at least 1 second");

@@ -207,6 +207,8 @@ expect_exit "call: --reply-chunk over 128" 2 "--reply-chunk '129': expected 1..1
 	-- call 192.0.2.1 --reply-chunk 129
 expect_exit "call: --reply-chunk not a number" 2 'expected a whole number' \
 	-- call 192.0.2.1 --reply-chunk many
+expect_exit "call: --reply-chunk with R set" 2 'needs --no-remote-invalidate' \
+	-- call 192.0.2.1 --reply-chunk 4
 expect_exit "probe: --reply-chunk is call's" 2 "'--reply-chunk' does not apply" \
 	-- probe 192.0.2.1 --reply-chunk 4
 expect_exit "call: --none with --recv" 2 'only one of' -- call 192.0.2.1 --none --recv 64K

@@ -17,8 +17,13 @@
 # 1 KiB (and sends 4 KiB, so that its 1.2 KiB Call is within what it
 # advertised). nfsd must answer ERR_CHUNK before it RDMA Writes anything
 # into the chunk, whose memory still holds its fill pattern afterwards.
-# A 64 KiB client offering the same chunk gets the reply written there
-# (RDMA_NOMSG).
+# (7.3's nfsd, in this VM, takes no Reply chunk of 64 segments at all:
+# it bounds a chunk's segments by its largest payload in pages and
+# answers ERR_CHUNK as it decodes the Call, also before any Write. 6.12
+# takes it, so there the header check is what answers.) A 64 KiB client
+# offering a chunk of 16 segments gets the reply written there
+# (RDMA_NOMSG). Both clear R: the chunk is a plain memory region, which
+# the Send With Invalidate nfsd would otherwise use cannot invalidate.
 
 local_nfsd
 fill_root 300
@@ -65,7 +70,7 @@ expect_ge "client --recv 64K: create: byte_len" "$(echo "$ANSWER" | jget byte_le
 on_server "$name" || fail "client --recv 64K: $name was not created"
 expect_eq "client --recv 64K: exit status" "$CALL_RC" 0
 
-call_server --recv 1K --reply-chunk 64 --reply-size 3000 --then-null
+call_server --recv 1K --no-remote-invalidate --reply-chunk 64 --reply-size 3000 --then-null
 expect_reply "1 KiB client, 64-segment Reply chunk" /tmp/call.out readdir
 expect_eq "1 KiB client, 64-segment Reply chunk: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_ERROR
 expect_eq "1 KiB client, 64-segment Reply chunk: rdma_error" "$(echo "$ANSWER" | jget rdma_error)" ERR_CHUNK
@@ -75,11 +80,11 @@ expect_reply "1 KiB client, 64-segment Reply chunk" /tmp/call.out null
 expect_eq "1 KiB client, 64-segment Reply chunk: null: rpc_accept_stat" \
 	"$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
 
-call_server --recv 64K --reply-chunk 64 --reply-size 3000
-expect_reply "client --recv 64K, 64-segment Reply chunk" /tmp/call.out readdir
-expect_eq "client --recv 64K, 64-segment Reply chunk: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_NOMSG
-expect_eq "client --recv 64K, 64-segment Reply chunk: nfs_status" "$(echo "$ANSWER" | jget nfs_status)" 0
-expect_ge "client --recv 64K, 64-segment Reply chunk: reply_chunk_len" \
+call_server --recv 64K --no-remote-invalidate --reply-chunk 16 --reply-size 3000
+expect_reply "client --recv 64K, 16-segment Reply chunk" /tmp/call.out readdir
+expect_eq "client --recv 64K, 16-segment Reply chunk: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_NOMSG
+expect_eq "client --recv 64K, 16-segment Reply chunk: nfs_status" "$(echo "$ANSWER" | jget nfs_status)" 0
+expect_ge "client --recv 64K, 16-segment Reply chunk: reply_chunk_len" \
 	"$(echo "$ANSWER" | jget reply_chunk_len)" 1025
-expect_ge "client --recv 64K, 64-segment Reply chunk: octets written into the chunk" \
+expect_ge "client --recv 64K, 16-segment Reply chunk: octets written into the chunk" \
 	"$(echo "$ANSWER" | jget reply_chunk_written)" 1025
