@@ -25,6 +25,16 @@ MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 static unsigned int test_min = RPCRDMA_CM_SIZE_MIN;
 static unsigned int test_max = RPCRDMA_CM_SIZE_MAX;
 
+/* A sysctl bounded as the inline thresholds and max_req_size are */
+#define TEST_SIZE_TABLE(var) {			\
+	.procname	= "test_size",		\
+	.data		= &(var),		\
+	.maxlen		= sizeof(var),		\
+	.mode		= 0644,			\
+	.extra1		= &test_min,		\
+	.extra2		= &test_max,		\
+}
+
 struct size_write_param {
 	const char	*desc;
 	const char	*input;
@@ -59,17 +69,9 @@ KUNIT_ARRAY_PARAM(size_write, size_write_params, size_write_desc);
 static void test_size_write(struct kunit *test)
 {
 	const struct size_write_param *p = test->param_value;
-	unsigned int value = p->before;
-	struct ctl_table table = {
-		.procname	= "test_size",
-		.data		= &value,
-		.maxlen		= sizeof(value),
-		.mode		= 0644,
-		.extra1		= &test_min,
-		.extra2		= &test_max,
-	};
-	unsigned int twin = p->before;
-	struct ctl_table plain = table;
+	unsigned int value = p->before, twin = p->before;
+	const struct ctl_table table = TEST_SIZE_TABLE(value);
+	const struct ctl_table plain = TEST_SIZE_TABLE(twin);
 	char buf[32];
 	size_t len;
 	loff_t pos = 0;
@@ -77,7 +79,6 @@ static void test_size_write(struct kunit *test)
 
 	/* What the kernel's own handler says to the same write */
 	if (p->refused) {
-		plain.data = &twin;
 		len = strscpy(buf, p->input, sizeof(buf));
 		want = proc_douintvec_minmax(&plain, 1, buf, &len, &pos);
 		KUNIT_ASSERT_LT(test, want, 0);
@@ -94,14 +95,7 @@ static void test_size_write(struct kunit *test)
 static void test_size_read(struct kunit *test)
 {
 	unsigned int value = 16384;
-	struct ctl_table table = {
-		.procname	= "test_size",
-		.data		= &value,
-		.maxlen		= sizeof(value),
-		.mode		= 0644,
-		.extra1		= &test_min,
-		.extra2		= &test_max,
-	};
+	const struct ctl_table table = TEST_SIZE_TABLE(value);
 	char buf[32] = "";
 	size_t len = sizeof(buf);
 	loff_t pos = 0;

@@ -246,10 +246,11 @@ int rpcrdma_pagebuf_dma_map(struct rpcrdma_pagebuf *pb,
 	for (i = 0; i < n; i++) {
 		sge = &pb->pb_sges[i];
 		if (pb->pb_nblocks) {
+			struct page *block = pb->pb_pages[i << pb->pb_order];
+
 			sge->length = pagebuf_block_len(pb, i);
-			sge->addr = ib_dma_map_page(device,
-					pb->pb_pages[i << pb->pb_order], 0,
-					sge->length, dir);
+			sge->addr = ib_dma_map_page(device, block, 0,
+						    sge->length, dir);
 		} else {
 			sge->length = pb->pb_len;
 			sge->addr = ib_dma_map_single(device, pb->pb_data,
