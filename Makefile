@@ -68,11 +68,11 @@ refresh:
 
 ## modules: build the 6.12 series' rpcrdma.ko against the Debian 6.12 headers
 modules: tree-6.12
-	@SERIES_BASE=6.12 scripts/module.sh HEAD $(BUILD)/module
+	@SERIES_BASE=6.12 TEST_MODULES=1 scripts/module.sh HEAD $(BUILD)/module
 
 ## modules-mainline: build the mainline rpcrdma.ko against Debian's 7.3 headers (trixie root)
 modules-mainline: tree-mainline
-	@SERIES_BASE=mainline scripts/module.sh HEAD $(BUILD)/module-mainline
+	@SERIES_BASE=mainline TEST_MODULES=1 scripts/module.sh HEAD $(BUILD)/module-mainline
 
 ## tools: build the rpcrdma-cm user-space command (no kernel tree needed)
 tools:

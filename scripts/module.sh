@@ -10,7 +10,9 @@
 # host's. The headers that the series
 # changes or adds are put first on the include path, so they win over
 # the installed ones. Sources are copied by content, so a rebuild of an
-# unchanged commit compiles nothing.
+# unchanged commit compiles nothing. With TEST_MODULES=1 it also builds
+# the test-only modules of tools/testing/nfsrdma (nfsrdma_fragment.ko)
+# from the repository, next to rpcrdma.ko.
 
 . "$(dirname "$0")/lib.sh"
 load_base
@@ -51,20 +53,38 @@ main() {
 	rsync -rc --delete "$OUTDIR/include.new/include/" "$OUTDIR/include/"
 	rm -rf "$OUTDIR/include.new"
 
+	kbuild src/net/sunrpc/xprtrdma "$@"
+	ko=$src/net/sunrpc/xprtrdma/rpcrdma.ko
+	[ -f "$ko" ] || die "no rpcrdma.ko was built"
+	ln -sf "$ko" "$OUTDIR/rpcrdma.ko"
+
+	# TEST_MODULES=1: the test-only modules of the end-to-end tests too
+	if [ "${TEST_MODULES:-0}" = 1 ]; then
+		mkdir -p "$OUTDIR/fragment"
+		rsync -rc "$TOP/tools/testing/nfsrdma/fragment/" "$OUTDIR/fragment/"
+		kbuild fragment "$@"
+		[ -f "$OUTDIR/fragment/nfsrdma_fragment.ko" ] ||
+			die "no nfsrdma_fragment.ko was built"
+		ln -sf "$OUTDIR/fragment/nfsrdma_fragment.ko" "$OUTDIR/nfsrdma_fragment.ko"
+	fi
+}
+
+# kbuild DIR [KBUILD ARGS...]: build the external module in OUTDIR/DIR
+# against the base's headers
+kbuild() {
+	local dir=$1
+	shift
 	if [ "$SERIES_BASE" = mainline ]; then
 		"$TOP/scripts/trixie-root.sh" run "$OUTDIR" \
 			make -s -C "/usr/src/linux-headers-$MAINLINE_KVER" \
-			M=/work-out/src/net/sunrpc/xprtrdma \
+			M="/work-out/$dir" \
 			NOSTDINC_FLAGS="-nostdinc -I/work-out/include" \
 			-j"$(nproc)" "$@" modules 2>&1 | sed "s|/work-out/|$OUTDIR/|g" ||
 			die "the build in the trixie root failed"
 	else
-		make -s -C "$HEADERS_DIR" M="$src/net/sunrpc/xprtrdma" \
+		make -s -C "$HEADERS_DIR" M="$OUTDIR/$dir" \
 			NOSTDINC_FLAGS="-nostdinc -I$OUTDIR/include" -j"$(nproc)" "$@" modules
 	fi
-	ko=$src/net/sunrpc/xprtrdma/rpcrdma.ko
-	[ -f "$ko" ] || die "no rpcrdma.ko was built"
-	ln -sf "$ko" "$OUTDIR/rpcrdma.ko"
 }
 
 main "$@"

@@ -12,7 +12,11 @@
  *
  * One "key: value" per line; sizes are in octets. The values are those
  * of the latest connection; "negotiated: no" means that no connection
- * has been established yet.
+ * has been established yet. client_recv_wanted is the Receive Size the
+ * client was set to advertise; when memory was short at connect time,
+ * client_recv_size (what it did advertise) is smaller. The posted
+ * minimum and maximum are the smallest and largest Receive buffer
+ * posted on the connection, and equal client_recv_size.
  */
 
 #include <linux/debugfs.h>
@@ -48,6 +52,12 @@ static int rpcrdma_cm_show(struct seq_file *m, void *v)
 		   str_yes_no(info.result.send_with_inv));
 	seq_printf(m, "remotely_invalidated_replies: %lu\n",
 		   READ_ONCE(r_xprt->rx_stats.reply_remote_inv));
+	seq_printf(m, "client_recv_wanted: %u\n",
+		   READ_ONCE(r_xprt->rx_recv_wanted));
+	seq_printf(m, "client_recv_posted_min: %u\n",
+		   READ_ONCE(r_xprt->rx_recv_posted_min));
+	seq_printf(m, "client_recv_posted_max: %u\n",
+		   READ_ONCE(r_xprt->rx_recv_posted_max));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rpcrdma_cm);

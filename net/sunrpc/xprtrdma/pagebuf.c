@@ -21,9 +21,8 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/sunrpc/rpc_rdma_pagebuf.h>
 #include <kunit/visibility.h>
-
-#include "pagebuf.h"
 
 static unsigned int pagebuf_block_size(unsigned int order)
 {
@@ -131,7 +130,8 @@ static void pagebuf_free_pages(struct page **pages, unsigned int npages)
  * May sleep (vmap()).
  *
  * Return: 0 on success; -EINVAL if @len is 0; -ENOMEM if any block or
- * the mapping could not be had, in which case nothing stays allocated.
+ * the mapping could not be had. On failure nothing stays allocated and
+ * @pb is left empty (a @pb_len of 0), so it can be freed or retried.
  */
 int rpcrdma_pagebuf_alloc(struct rpcrdma_pagebuf *pb, unsigned int len,
 			  unsigned int max_sges, gfp_t gfp, int node)
@@ -143,11 +143,13 @@ int rpcrdma_pagebuf_alloc(struct rpcrdma_pagebuf *pb, unsigned int len,
 	pb->pb_dir = DMA_NONE;
 	if (!len)
 		return -EINVAL;
-	pb->pb_len = len;
 
 	if (len <= PAGE_SIZE) {
 		pb->pb_data = kmalloc_node(len, gfp, node);
-		return pb->pb_data ? 0 : -ENOMEM;
+		if (!pb->pb_data)
+			return -ENOMEM;
+		pb->pb_len = len;
+		return 0;
 	}
 
 	order = rpcrdma_pagebuf_order(len, max_sges);
@@ -179,6 +181,7 @@ int rpcrdma_pagebuf_alloc(struct rpcrdma_pagebuf *pb, unsigned int len,
 	pb->pb_data = vmap(pages, npages, VM_MAP, PAGE_KERNEL);
 	if (!pb->pb_data)
 		goto out_free;
+	pb->pb_len = len;
 	pb->pb_order = order;
 	pb->pb_nblocks = nblocks;
 	pb->pb_pages = pages;

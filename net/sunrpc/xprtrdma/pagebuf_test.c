@@ -14,7 +14,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "pagebuf.h"
+#include <linux/sunrpc/rpc_rdma_pagebuf.h>
 
 MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 

@@ -8,6 +8,12 @@
  * an empty line. A debugging aid, like the rest of debugfs: it is no
  * ABI, and its contents may change. The svcrdma_cm_accept tracepoint
  * records what each connection negotiated as it is accepted.
+ *
+ * server_recv_wanted is the Receive Size max_req_size asked for; when
+ * memory was short at accept time, server_recv_size (what the accept
+ * reply advertised) is smaller. The posted minimum and maximum are the
+ * smallest and largest Receive buffer posted on the connection, and
+ * equal server_recv_size.
  */
 
 #include <linux/debugfs.h>
@@ -53,6 +59,11 @@ static void svc_rdma_conn_show(struct seq_file *m,
 		   atomic_long_read(&rdma->sc_reply_too_large));
 	seq_printf(m, "callbacks_too_large: %lu\n",
 		   atomic_long_read(&rdma->sc_callback_too_large));
+	seq_printf(m, "server_recv_wanted: %u\n", rdma->sc_recv_wanted);
+	seq_printf(m, "server_recv_posted_min: %u\n",
+		   READ_ONCE(rdma->sc_recv_posted_min));
+	seq_printf(m, "server_recv_posted_max: %u\n",
+		   READ_ONCE(rdma->sc_recv_posted_max));
 }
 
 static int svc_rdma_conns_show(struct seq_file *m, void *v)

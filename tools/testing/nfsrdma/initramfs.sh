@@ -146,6 +146,11 @@ install_modules() {
 	grep -qx rpcrdma.ko "$ROOT/modules.list" || die "rpcrdma.ko is not in the module list"
 	mv "$ROOT/lib/modules/e2e/rpcrdma.ko" "$ROOT/lib/modules/e2e/rpcrdma-stock.ko"
 	strip --strip-debug -o "$ROOT/lib/modules/e2e/rpcrdma-ours.ko" "$RPCRDMA_OURS"
+	# The test-only module "make modules" builds next to ours, if any
+	frag=$(dirname "$RPCRDMA_OURS")/nfsrdma_fragment.ko
+	if [ -f "$frag" ]; then
+		strip --strip-debug -o "$ROOT/lib/modules/e2e/nfsrdma_fragment.ko" "$frag"
+	fi
 }
 
 main() {

@@ -84,6 +84,7 @@ base_initramfs() {
 		echo "$K_VER"
 		sha256sum "$K_OURS" "$RPCRDMA_CM" "$HERE/initramfs.sh" \
 			"${K_ROOT%/}/lib/modules/$K_VER/modules.dep" "$K_IMAGE"
+		sha256sum "$(dirname "$K_OURS")/nfsrdma_fragment.ko" 2>/dev/null || true
 		dpkg-query -W busybox-static rdma-core ibverbs-providers iproute2 2>/dev/null || true
 	} | sha256sum | cut -c1-16)
 	base=$OUTDIR/base-$1-$key.cpio

@@ -2,7 +2,8 @@
 # client 1/4/64/256 KiB, server 4/16/64 KiB. Each mount moves data
 # checked by md5, and the kernel client negotiates min() each way
 # (RFC 8797 section 4.2), as rpcrdma:xprtrdma_inline_thresh and the
-# mount's rpcrdma_cm debugfs file show.
+# mount's rpcrdma_cm debugfs file show. Every Receive the client posts
+# has the Receive Size it advertised, even at 256 KiB.
 T=/sys/kernel/tracing
 sys=/proc/sys/sunrpc
 local_nfsd
@@ -27,6 +28,12 @@ for server in 4096 16384 65536; do
 		f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file"
 		expect_eq "client $client, server $server: rpcrdma_cm thresholds" \
 			"$(field client_to_server <"$f")/$(field server_to_client <"$f")" "$want/$want"
+		# Every Receive posted has the Receive Size advertised
+		expect_eq "client $client, server $server: tracepoint recv wanted" \
+			"$(echo "$line" | sed -n 's/.*client recv wanted=\([0-9]*\).*/\1/p')" $client
+		expect_eq "client $client, server $server: wanted/advertised/posted min/posted max" \
+			"$(field client_recv_wanted <"$f")/$(field client_recv_size <"$f")/$(field client_recv_posted_min <"$f")/$(field client_recv_posted_max <"$f")" \
+			"$client/$client/$client/$client"
 		rm /mnt/sizes/f
 		run umount /mnt/sizes
 	done

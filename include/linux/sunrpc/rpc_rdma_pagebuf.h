@@ -5,8 +5,8 @@
  * kernel virtual addresses.
  */
 
-#ifndef _NET_SUNRPC_XPRTRDMA_PAGEBUF_H
-#define _NET_SUNRPC_XPRTRDMA_PAGEBUF_H
+#ifndef _LINUX_SUNRPC_RPC_RDMA_PAGEBUF_H
+#define _LINUX_SUNRPC_RPC_RDMA_PAGEBUF_H
 
 #include <linux/types.h>
 #include <linux/dma-direction.h>
@@ -62,4 +62,4 @@ void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
 void rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
 				     unsigned int len);
 
-#endif /* _NET_SUNRPC_XPRTRDMA_PAGEBUF_H */
+#endif /* _LINUX_SUNRPC_RPC_RDMA_PAGEBUF_H */

@@ -1,0 +1,63 @@
+# Large inline thresholds need no high-order memory. nfsrdma_fragment.ko
+# (a test-only module of this harness) leaves the guest with no free
+# block of order 4 (64 KiB) or more, yet most memory free in smaller
+# blocks. Then, at 256 KiB on both ends, each of 8 mounts connects once,
+# moves 4 MiB of 128 KiB inline O_DIRECT I/O checked by md5, and both
+# ends post Receive buffers of exactly the size they wanted and
+# advertised. Stock (at 64 KiB, the most it takes) kmallocs each
+# Receive buffer whole, an order-4 block: its nfsd cannot accept the
+# connection and the mount fails.
+S=/proc/sys/sunrpc/svc_rdma
+R=/proc/sys/sunrpc
+C=/sys/kernel/debug/sunrpc/svc_rdma/connections
+T=/sys/kernel/tracing
+size=262144 io=128k
+[ "$E2E_RPCRDMA" = stock ] && size=65536 io=32k
+local_nfsd
+trap 'umount /mnt/frag 2>/dev/null; rmmod nfsrdma_fragment 2>/dev/null; echo 4096 >$S/max_req_size; echo 4096 >$R/rdma_max_inline_read; echo 4096 >$R/rdma_max_inline_write' EXIT
+run sh -c "echo $size >$S/max_req_size"
+run sh -c "echo $size >$R/rdma_max_inline_read"
+run sh -c "echo $size >$R/rdma_max_inline_write"
+dd if=/dev/urandom of=/tmp/frag bs=$io count=$((4194304 / ${io%k} / 1024)) 2>/dev/null
+sum=$(md5sum </tmp/frag)
+grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no xprtrdma_inline_thresh tracepoint"
+echo 1 >$T/events/rpcrdma/xprtrdma_disconnect/enable || fail "no xprtrdma_disconnect tracepoint"
+
+# Fragment: columns 5 onwards of /proc/buddyinfo count free blocks of
+# order 4 and up. ZONE_DMA (the first 16 MiB) is left out: the
+# allocator keeps it for allocations that need it.
+insmod /lib/modules/e2e/nfsrdma_fragment.ko || fail "cannot load nfsrdma_fragment.ko"
+dmesg | grep nfsrdma_fragment | tail -n 1
+cat /proc/buddyinfo
+high=$(awk '$4 != "DMA" { for (i = 9; i <= NF; i++) n += $i } END { print n + 0 }' /proc/buddyinfo)
+expect_eq "free blocks of order >= 4 after fragmenting" "$high" 0
+free=$(awk '$4 != "DMA" { for (i = 5; i <= NF; i++) n += $i * 2 ^ (i - 5) } END { print int(n * 4 / 1024) }' /proc/buddyinfo)
+expect_ge "MiB still free in blocks of order 0-3" "$free" 256
+
+i=0
+while [ $i -lt 8 ]; do
+	echo >$T/trace
+	nfs_mount 4.1 /mnt/frag
+	run dd if=/tmp/frag of=/mnt/frag/f bs=$io oflag=direct 2>/dev/null
+	echo 3 >/proc/sys/vm/drop_caches
+	run dd if=/mnt/frag/f of=/tmp/back bs=$io iflag=direct 2>/dev/null
+	expect_eq "mount $i: md5" "$(md5sum </tmp/back)" "$sum"
+	f=$(xprt_cm_file "$E2E_PORT") || fail "mount $i: no rpcrdma_cm file"
+	expect_eq "mount $i: client wanted/advertised/posted min/posted max" \
+		"$(field client_recv_wanted <"$f")/$(field client_recv_size <"$f")/$(field client_recv_posted_min <"$f")/$(field client_recv_posted_max <"$f")" \
+		"$size/$size/$size/$size"
+	expect_eq "mount $i: server wanted/advertised/posted min/posted max" \
+		"$(field server_recv_wanted <$C)/$(field server_recv_size <$C)/$(field server_recv_posted_min <$C)/$(field server_recv_posted_max <$C)" \
+		"$size/$size/$size/$size"
+	expect_eq "mount $i: thresholds each way" \
+		"$(field client_to_server <"$f")/$(field server_to_client <"$f")" "$size/$size"
+	run rm /mnt/frag/f
+	expect_eq "mount $i: connections made" "$(grep -c 'xprtrdma_inline_thresh:' $T/trace)" 1
+	expect_eq "mount $i: connections lost" "$(grep -c 'xprtrdma_disconnect:' $T/trace)" 0
+	run umount /mnt/frag
+	wait_for "nfsd to drop the connection" 20 sh -c "! grep -q '^peer: ' $C"
+	i=$((i + 1))
+done
+high=$(awk '$4 != "DMA" { for (i = 9; i <= NF; i++) n += $i } END { print n + 0 }' /proc/buddyinfo)
+say "free blocks of order >= 4 at the end: $high"
