@@ -5,7 +5,8 @@
  *   /sys/kernel/debug/sunrpc/svc_rdma/connections
  *
  * One block of "key: value" lines per connection, blocks separated by
- * an empty line. A debugging aid, like the rest of debugfs: it is no
+ * an empty line. A reader sees the connections of its own network
+ * namespace only, as with the transports under /proc/fs/nfsd. A debugging aid, like the rest of debugfs: it is no
  * ABI, and its contents may change. The svcrdma_cm_accept tracepoint
  * records what each connection negotiated as it is accepted.
  *
@@ -19,10 +20,12 @@
 #include <linux/debugfs.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/nsproxy.h>
 #include <linux/seq_file.h>
 #include <linux/string_choices.h>
 
 #include <linux/sunrpc/svc_rdma.h>
+#include <net/net_namespace.h>
 
 static DEFINE_MUTEX(svc_rdma_conns_lock);
 static LIST_HEAD(svc_rdma_conns);
@@ -52,9 +55,9 @@ static void svc_rdma_conn_show(struct seq_file *m,
 	seq_printf(m, "send_with_invalidate: %s\n",
 		   str_yes_no(rdma->sc_cm.send_with_inv));
 	seq_printf(m, "sends_plain: %lu\n",
-		   atomic_long_read(&rdma->sc_sends_plain));
+		   READ_ONCE(rdma->sc_sends_plain));
 	seq_printf(m, "sends_with_invalidate: %lu\n",
-		   atomic_long_read(&rdma->sc_sends_inv));
+		   READ_ONCE(rdma->sc_sends_inv));
 	seq_printf(m, "replies_too_large: %lu\n",
 		   atomic_long_read(&rdma->sc_reply_too_large));
 	seq_printf(m, "callbacks_too_large: %lu\n",
@@ -68,11 +71,14 @@ static void svc_rdma_conn_show(struct seq_file *m,
 
 static int svc_rdma_conns_show(struct seq_file *m, void *v)
 {
+	const struct net *net = current->nsproxy->net_ns;
 	struct svcxprt_rdma *rdma;
 	bool first = true;
 
 	mutex_lock(&svc_rdma_conns_lock);
 	list_for_each_entry(rdma, &svc_rdma_conns, sc_conn_list) {
+		if (!net_eq(rdma->sc_xprt.xpt_net, net))
+			continue;
 		if (!first)
 			seq_putc(m, '\n');
 		svc_rdma_conn_show(m, rdma);

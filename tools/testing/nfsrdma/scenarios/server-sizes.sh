@@ -11,7 +11,7 @@
 # Then at both ends of the RFC 8797 range (ours only), nfsd serves a
 # kernel mount with verified data, and its connections file shows the
 # thresholds in force: the smaller of each sender's Send Size and each
-# receiver's Receive Size.
+# receiver's Receive Size, to readers in nfsd's network namespace only.
 C=/sys/kernel/debug/sunrpc/svc_rdma/connections
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
@@ -58,6 +58,10 @@ sizes() {
 	run sh -c "echo $2 >$R/rdma_max_inline_write"
 	nfs_mount 4.1 /mnt/sz
 	cat $C
+	# A reader sees its own network namespace's connections only
+	expect_eq "$1/$2: connections listed for nfsd's namespace" "$(grep -c '^peer: ' $C)" 1
+	expect_eq "$1/$2: connections listed for another namespace" \
+		"$(unshare -n cat $C | grep -c '^peer: ')" 0
 	expect_eq "$1/$2: server_recv_size" "$(field server_recv_size <$C)" "$1"
 	expect_eq "$1/$2: client_recv_size" "$(field client_recv_size <$C)" "$2"
 	expect_eq "$1/$2: client_to_server" "$(field client_to_server <$C)" "$3"
