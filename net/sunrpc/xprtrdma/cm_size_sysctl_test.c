@@ -59,12 +59,7 @@ static const struct size_write_param size_write_params[] = {
 	{ "2^32 + 4096 does not wrap",		"4294971392", 8192, true, 8192 },
 };
 
-static void size_write_desc(const struct size_write_param *p, char *desc)
-{
-	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(size_write, size_write_params, size_write_desc);
+KUNIT_ARRAY_PARAM_DESC(size_write, size_write_params, desc);
 
 static void test_size_write(struct kunit *test)
 {

@@ -42,12 +42,7 @@ static const struct layout_param layout_params[] = {
 	{ "64 KiB, device offers 5: order 2",		65536,	5,  2, 4 },
 };
 
-static void layout_desc(const struct layout_param *p, char *desc)
-{
-	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(layout, layout_params, layout_desc);
+KUNIT_ARRAY_PARAM_DESC(layout, layout_params, desc);
 
 static void test_layout(struct kunit *test)
 {
@@ -78,12 +73,7 @@ static const struct fallback_param fallback_params[] = {
 	{ "0: none",				0,	0 },
 };
 
-static void fallback_desc(const struct fallback_param *p, char *desc)
-{
-	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(fallback, fallback_params, fallback_desc);
+KUNIT_ARRAY_PARAM_DESC(fallback, fallback_params, desc);
 
 static void test_fallback(struct kunit *test)
 {
@@ -123,12 +113,7 @@ static const struct alloc_param alloc_params[] = {
 	{ "256 KiB in 4 blocks",		262144,	4 },
 };
 
-static void alloc_desc(const struct alloc_param *p, char *desc)
-{
-	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(alloc, alloc_params, alloc_desc);
+KUNIT_ARRAY_PARAM_DESC(alloc, alloc_params, desc);
 
 static u8 pattern(unsigned int offset)
 {
@@ -161,7 +146,6 @@ static void test_alloc(struct kunit *test)
 			rpcrdma_pagebuf_order(p->len, p->max_sges));
 	KUNIT_EXPECT_EQ(test, pb.pb_nblocks,
 			rpcrdma_pagebuf_sge_count(p->len, p->max_sges));
-	KUNIT_EXPECT_LE(test, pb.pb_order, (unsigned int)MAX_PAGE_ORDER);
 
 	/* A block is one SGE: its pages must be physically contiguous */
 	npages = DIV_ROUND_UP(p->len, PAGE_SIZE);
@@ -201,12 +185,25 @@ static void test_alloc_zero(struct kunit *test)
 	rpcrdma_pagebuf_free(&pb);
 }
 
+/* More blocks than a buffer may have: refused, and @pb left empty */
+static void test_alloc_too_large(struct kunit *test)
+{
+	struct rpcrdma_pagebuf pb;
+
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_alloc(&pb, UINT_MAX, 1, GFP_KERNEL,
+						    NUMA_NO_NODE), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pb.pb_len, 0U);
+	KUNIT_EXPECT_NULL(test, pb.pb_data);
+	rpcrdma_pagebuf_free(&pb);
+}
+
 static struct kunit_case pagebuf_cases[] = {
 	KUNIT_CASE_PARAM(test_layout, layout_gen_params),
 	KUNIT_CASE_PARAM(test_fallback, fallback_gen_params),
 	KUNIT_CASE(test_fallback_chain),
 	KUNIT_CASE_PARAM(test_alloc, alloc_gen_params),
 	KUNIT_CASE(test_alloc_zero),
+	KUNIT_CASE(test_alloc_too_large),
 	{}
 };
 
