@@ -21,9 +21,10 @@ check() {
 		sleep 0.1
 	done
 	echo "$line"
+	# The event ends with the Receive Size nfsd wanted: all it got here
 	case "$line" in
-	*"client $3") ;;
-	*) fail "$1: expected 'client $3' in: $line" ;;
+	*"client $3 server recv wanted=4096") ;;
+	*) fail "$1: expected 'client $3 server recv wanted=4096' in: $line" ;;
 	esac
 }
 
