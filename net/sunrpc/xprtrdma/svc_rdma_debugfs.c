@@ -6,9 +6,10 @@
  *
  * One block of "key: value" lines per connection, blocks separated by
  * an empty line. A reader sees the connections of its own network
- * namespace only, as with the transports under /proc/fs/nfsd. A debugging aid, like the rest of debugfs: it is no
- * ABI, and its contents may change. The svcrdma_cm_accept tracepoint
- * records what each connection negotiated as it is accepted.
+ * namespace only, as with the transports under /proc/fs/nfsd. A
+ * debugging aid, like the rest of debugfs: it is no ABI, and its
+ * contents may change. The svcrdma_cm_accept tracepoint records what
+ * each connection negotiated as it is accepted.
  *
  * server_recv_wanted is the Receive Size max_req_size asked for; when
  * memory was short at accept time, server_recv_size (what the accept
