@@ -143,13 +143,15 @@ check_stock_fails() {
 
 # make check-full (FULL=1): the storm scenario at 1000 connects per
 # phase, 20 nfsd restarts instead of 8, 7.3's server-restart and
-# two-host runs, a ten-minute fuzz run instead of one minute, and the
-# whole of make check again in a fresh root
+# two-host runs, all six interop runs instead of three, a ten-minute
+# fuzz run instead of one minute, and the whole of make check again in
+# a fresh root
 if [ -n "${FULL:-}" ]; then
 	export E2E_APPEND="${E2E_APPEND:+$E2E_APPEND }e2e.storm=1000 e2e.restarts=20"
 	export E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-900}
 	FUZZ_SMOKE=600
 	E2E_RUNS_7_3=
+	E2E_INTEROP_RUNS=
 else
 	FUZZ_SMOKE=60
 	# 7.3 runs its single-VM scenarios here. Its server-restart run
@@ -157,6 +159,11 @@ else
 	# e2e-interop already pairs 7.3 with stock 7.3 both ways, and 6.12
 	# runs the same two-host scenarios.
 	E2E_RUNS_7_3=single-ours
+	# One direction of each kernel pairing of interop.runs, so that
+	# 7.3 is client and server, and stock is client and server, once
+	# each: 7.3 client of 6.12, stock 6.12 client of 7.3, 7.3 client of
+	# stock 7.3. check-full runs the other three too.
+	E2E_INTEROP_RUNS="c7.3-s6.12 c6.12stock-s7.3 c7.3-s7.3stock"
 fi
 
 # quietly NAME CMD...: a step of a lane: its output goes only to its
@@ -196,7 +203,8 @@ lane_one() {
 	quietly install "$TOP/scripts/install.sh" check
 	quietly dkms "$TOP/scripts/dkms.sh" check
 	quietly bench-quick "$TOP/scripts/bench.sh" --quick
-	quietly e2e-interop "$TOP/scripts/e2e.sh" --interop
+	# shellcheck disable=SC2086
+	quietly e2e-interop "$TOP/scripts/e2e.sh" --interop $E2E_INTEROP_RUNS
 }
 
 # The second: 7.3's scenarios and stock failures, DKMS for 7.3 in the
