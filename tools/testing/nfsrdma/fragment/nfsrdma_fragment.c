@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test-only: leave the page allocator with no free block of order
+ * Test-only: keep the page allocator with no free block of order
  * NFSRDMA_FRAGMENT_ORDER or more, while most memory stays free.
  *
  * Every free block of that order is taken and split into pages; the
  * first page of each block is kept and the others are freed. A kept
- * page sits in every aligned block of that order, so none can form
- * again, whatever the allocator merges or compaction moves (the kept
- * pages are unmovable). Passes repeat until one finds no block: pages
- * that per-CPU lists give back can merge into new blocks meanwhile.
+ * page sits in the aligned block it came from, so that block cannot
+ * form again. Blocks that were in use during a pass can still come
+ * back whole when their pages are freed later (a process exits, a
+ * slab empties), so the passes go on every NFSRDMA_FRAGMENT_MS while
+ * the module is loaded: such a block is taken as soon as it forms.
  *
  * The pages are given back when the module is removed. Used by the
  * NFS/RDMA end-to-end tests (tools/testing/nfsrdma) to show that a
@@ -20,11 +21,17 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/workqueue.h>
 
 #define NFSRDMA_FRAGMENT_ORDER	4
+#define NFSRDMA_FRAGMENT_MS	10
 
+/* Only the work item touches these once init has returned */
 static LIST_HEAD(nfsrdma_fragment_held);
 static unsigned long nfsrdma_fragment_count;
+
+static void nfsrdma_fragment_sweep(struct work_struct *work);
+static DECLARE_DELAYED_WORK(nfsrdma_fragment_work, nfsrdma_fragment_sweep);
 
 /* Take every free block of NFSRDMA_FRAGMENT_ORDER; return how many */
 static unsigned long nfsrdma_fragment_pass(void)
@@ -44,7 +51,18 @@ static unsigned long nfsrdma_fragment_pass(void)
 		blocks++;
 		cond_resched();
 	}
+	nfsrdma_fragment_count += blocks;
 	return blocks;
+}
+
+static void nfsrdma_fragment_sweep(struct work_struct *work)
+{
+	unsigned long blocks = nfsrdma_fragment_pass();
+
+	if (blocks)
+		pr_debug("nfsrdma_fragment: took %lu more blocks\n", blocks);
+	schedule_delayed_work(&nfsrdma_fragment_work,
+			      msecs_to_jiffies(NFSRDMA_FRAGMENT_MS));
 }
 
 static int __init nfsrdma_fragment_init(void)
@@ -54,14 +72,16 @@ static int __init nfsrdma_fragment_init(void)
 
 	do {
 		blocks = nfsrdma_fragment_pass();
-		nfsrdma_fragment_count += blocks;
 		passes++;
 		msleep(20);
 	} while (blocks && passes < 64);
 
-	pr_info("nfsrdma_fragment: holding %lu pages after %u passes, %s\n",
+	pr_info("nfsrdma_fragment: holding %lu pages after %u passes, %s; sweeping every %u ms\n",
 		nfsrdma_fragment_count, passes,
-		blocks ? "blocks still forming" : "no free block of order 4 or more");
+		blocks ? "blocks still forming" : "no free block of order 4 or more",
+		NFSRDMA_FRAGMENT_MS);
+	schedule_delayed_work(&nfsrdma_fragment_work,
+			      msecs_to_jiffies(NFSRDMA_FRAGMENT_MS));
 	return 0;
 }
 
@@ -69,6 +89,7 @@ static void __exit nfsrdma_fragment_exit(void)
 {
 	struct page *page, *next;
 
+	cancel_delayed_work_sync(&nfsrdma_fragment_work);
 	list_for_each_entry_safe(page, next, &nfsrdma_fragment_held, lru) {
 		list_del(&page->lru);
 		__free_page(page);
