@@ -144,9 +144,11 @@ check_stock_fails() {
 # make check-full (FULL=1): the storm scenario at 1000 connects per
 # phase, 20 nfsd restarts instead of 8, 7.3's server-restart and
 # two-host runs, all six interop runs instead of three, a ten-minute
-# fuzz run instead of one minute, and the whole of make check again in
-# a fresh root
+# fuzz run instead of one minute, KUnit on the 6.12 series too, and the
+# whole of make check again in a fresh root
+KUNIT_6_12=
 if [ -n "${FULL:-}" ]; then
+	KUNIT_6_12=lane_kunit
 	export E2E_APPEND="${E2E_APPEND:+$E2E_APPEND }e2e.storm=1000 e2e.restarts=20"
 	export E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-900}
 	FUZZ_SMOKE=600
@@ -193,10 +195,12 @@ stop_lanes() {
 	summary
 }
 
-# Two lanes of about equal length (about 14 minutes each here).
+# Two lanes of about equal length (about 15 minutes each here), each
+# followed by the check of one series.
 # The first: 6.12's scenarios and stock failures, make install and DKMS
-# (each undone again), the benchmark's plumbing (never its speed), and
-# the runs of two hosts of different kernels.
+# (each undone again), the benchmark's plumbing (never its speed), the
+# runs of two hosts of different kernels and a short fixed-seed fuzz
+# run (the long ones are make fuzz); then the 6.12 series.
 lane_one() {
 	quietly e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh"
 	quietly e2e-stock check_stock_fails 6.12
@@ -205,25 +209,26 @@ lane_one() {
 	quietly bench-quick "$TOP/scripts/bench.sh" --quick
 	# shellcheck disable=SC2086
 	quietly e2e-interop "$TOP/scripts/e2e.sh" --interop $E2E_INTEROP_RUNS
+	quietly fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1
+	series_6_12
 }
 
 # The second: 7.3's scenarios and stock failures, DKMS for 7.3 in the
-# trixie root, a short fixed-seed fuzz run (the long ones are make
-# fuzz), then the README's main
-# command from nothing, in a new Debian root (check-full also runs
-# this whole suite there; inside such a root, FRESH_ROOT_INSIDE, the
-# outer run has already done it)
+# trixie root, then the README's main command from nothing, in a new
+# Debian root (check-full also runs this whole suite there; inside such
+# a root, FRESH_ROOT_INSIDE, the outer run has already done it); then
+# the mainline series.
 lane_two() {
 	# shellcheck disable=SC2086 # a list of run names, or none: all
 	quietly e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh" $E2E_RUNS_7_3
 	quietly e2e-stock-7.3 check_stock_fails 7.3
 	quietly dkms-7.3 env DKMS_KERNEL=7.3 "$TOP/scripts/dkms.sh" check
-	quietly fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1
 	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
 		quietly fresh-root fresh_root_skipped
 	else
 		quietly fresh-root "$TOP/scripts/fresh-root.sh" demo
 	fi
+	series_mainline
 }
 
 series_mainline() { SERIES_BASE=mainline quietly patchset "$TOP/scripts/patchset.sh"; }
@@ -265,9 +270,8 @@ show_lanes() {
 	done
 }
 
-# The third: KUnit on 6.12, at the lowest CPU priority. The lanes'
-# VMs leave about one core idle, which the UML build takes; the VMs
-# lose next to nothing to it.
+# The third, in make check-full only: KUnit on 6.12, at the lowest CPU
+# priority, in what CPU the lanes leave idle.
 lane_kunit() {
 	SERIES_BASE=6.12 KUNIT_BUILD=$BUILD/kunit-6.12 \
 		quietly kunit-6.12 nice -n 19 "$TOP/scripts/kunit.sh"
@@ -323,22 +327,29 @@ main() {
 	step tools-check make -s -C "$TOP" tools-check || true
 	count_runner tools-check
 
-	# Two lanes side by side, and KUnit on 6.12 at the lowest priority
-	# beside them. Most of the lanes' steps boot one VM (one vCPU) at a
-	# time or run one process, so each lane keeps about one core busy,
-	# and together they leave about one idle. None touches what another
-	# uses (6.12's /lib/modules and /usr/src, build/e2e/6.12 and
-	# interop are only the first lane's; build/e2e/7.3, the trixie root
-	# and the fresh root only the second's; build/kunit-6.12 only the
+	# Two lanes side by side (and in check-full KUnit on 6.12 at the
+	# lowest priority beside them). Most of the lanes' steps boot one
+	# VM (one vCPU) at a time or run one process, so each lane keeps
+	# about one core busy. Each lane ends with the check of one series,
+	# patch by patch: a patch recompiles a few files and then links,
+	# runs modpost and checks kernel-doc and rst, one thing at a time,
+	# so the first series starts while the longer lane still runs.
+	# None touches what another uses (6.12's /lib/modules and /usr/src,
+	# build/e2e/6.12, interop and the 6.12 series are only the first
+	# lane's; build/e2e/7.3, the trixie root, the fresh root and the
+	# mainline series only the second's; build/kunit-6.12 only the
 	# third's). Their output goes to the logs, shown when all end.
-	forget_logs $LANE_STEPS kunit-6.12
+	forget_logs $LANE_STEPS kunit-6.12 patchset patchset-6.12
 	rm -f "$LOGDIR"/e2e-stock-*.raw
-	in_lanes lane_one lane_two lane_kunit
-	show_lanes kunit-6.12 $LANE_STEPS
-	before=$FAILED
-	count_kunit kunit-6.12
-	[ "$(rc_of kunit-6.12)" = 0 ] || [ "$FAILED" -gt "$before" ] ||
-		fail "kunit-6.12 (exit status $(rc_of kunit-6.12))"
+	in_lanes lane_one lane_two $KUNIT_6_12
+	if [ -n "$KUNIT_6_12" ]; then
+		show_lanes kunit-6.12
+		before=$FAILED
+		count_kunit kunit-6.12
+		[ "$(rc_of kunit-6.12)" = 0 ] || [ "$FAILED" -gt "$before" ] ||
+			fail "kunit-6.12 (exit status $(rc_of kunit-6.12))"
+	fi
+	show_lanes $LANE_STEPS
 	count_runner e2e
 	count_runner e2e-7.3
 	count_runner e2e-stock e2e-stock-6.12
@@ -359,12 +370,6 @@ main() {
 	count_runner e2e-interop
 	count_ktap fresh-root
 
-	# Both series, patch by patch, side by side. Each keeps only about
-	# one core busy: a patch recompiles a few files and then links,
-	# runs modpost and checks kernel-doc and rst, one thing at a time.
-	# One after the other they took 9m10s and 7m39s.
-	forget_logs patchset patchset-6.12
-	in_lanes series_mainline series_6_12
 	show_lanes patchset patchset-6.12
 	for name in patchset patchset-6.12; do
 		if [ "$(rc_of "$name")" = 0 ]; then
