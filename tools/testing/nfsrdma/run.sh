@@ -103,7 +103,7 @@ guest_initramfs() {
 	stage=$(mktemp -d)
 	mkdir -p "$stage/e2e/scenarios"
 	cp "$HERE/guest/init" "$stage/init"
-	cp "$HERE/guest/lib.sh" "$stage/e2e/"
+	cp "$HERE/guest/lib.sh" "$HERE/guest/ctl.cgi" "$stage/e2e/"
 	cp "$HERE"/scenarios/*.sh "$stage/e2e/scenarios/"
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$OUTDIR/guest.cpio"
 	rm -rf "$stage"

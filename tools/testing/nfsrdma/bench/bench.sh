@@ -9,10 +9,14 @@
 #
 #   full:   one boot: the stock rpcrdma.ko at its defaults (swapped in
 #           and out by the guest), ours at 1, 4, 16, 64 and 256 KiB and
-#           at 16 KiB without remote invalidation; 3 repeats of 28 steps
-#   quick:  ours at 1 and 64 KiB, one repeat of a few steps; checks that
-#           the plumbing works and that 64 KiB needs fewer read chunks
-#           than 1 KiB for 8 KiB writes (a smoke test, never a speed test)
+#           at 16 KiB without remote invalidation; 3 repeats of 28 steps,
+#           the I/O ones time-based; then the memory one connection
+#           takes on each end (scenarios/bench-mem.sh), in two-host runs
+#           of ours and of stock, at 1, 4, 16, 64 and 256 KiB
+#   quick:  ours at 1 and 64 KiB, one repeat of a few steps, and the
+#           memory of ours at 1 and 64 KiB; checks that the plumbing
+#           works and that 64 KiB needs fewer read chunks than 1 KiB for
+#           8 KiB writes (a smoke test, never a speed test)
 #
 # Environment: as run.sh (E2E_KERNEL, KVER_<K>, MODROOT_<K>,
 # RPCRDMA_OURS_<K>, RPCRDMA_CM), set by scripts/bench.sh.
@@ -58,6 +62,8 @@ mkdir -p "$E2E_OUT"
 runs=$E2E_OUT/bench.runs
 {
 	echo "# NAME TOPOLOGY CLIENT SERVER SCENARIOS"
+	echo "mem-ours two-host ours ours bench-mem"
+	[ "$MODE" = quick ] || echo "mem-stock two-host stock stock bench-mem"
 	echo "bench single ours ours bench"
 } >"$runs"
 
@@ -71,4 +77,6 @@ E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-5400} E2E_VM_TIMEOUT=${E2E_VM_TIMEO
 echo "bench: VM runs took $(($(date +%s) - start)) s"
 [ "$rc" = 0 ] || { echo "bench: the workload failed (logs in $E2E_OUT)" >&2; exit 1; }
 
-"$HERE/report.py" "$OUTDIR" "$E2E_OUT/bench.log" --check "$MODE"
+logs=("$E2E_OUT/bench.log" "$E2E_OUT/mem-ours-client.log")
+[ "$MODE" = quick ] || logs+=("$E2E_OUT/mem-stock-client.log")
+"$HERE/report.py" "$OUTDIR" "${logs[@]}" --check "$MODE"

@@ -1,13 +1,17 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn the BENCH lines of `make bench` VM logs into a report.
+"""Turn the BENCH and BENCH-MEM lines of `make bench` VM logs into a report.
 
 report.py OUTDIR LOG... [--check quick|full]
 
 Writes OUTDIR/results.csv (one row per configuration and step: medians
-and spreads over the repeats), OUTDIR/results.md (tables) and
-OUTDIR/bench.png (gnuplot: share of RPCs fully inline, and ops/s). With --check, also asserts what the issue
-asks of the results and exits 1 when one does not hold.
+and spreads over the repeats), OUTDIR/memory.csv (one row per rpcrdma.ko
+and threshold: what one connection took on each end), OUTDIR/results.md
+(tables: first the counts, which carry over to real hardware, then the
+memory, then a latency model, then the emulator's times) and
+OUTDIR/bench.png (gnuplot: share of RPCs fully inline, and ops/s). With
+--check, also asserts what the issue asks of the results and exits 1
+when one does not hold.
 """
 
 import csv
@@ -17,22 +21,28 @@ import statistics
 import subprocess
 import sys
 
-# Receive buffers each side posts, per connection (default credits):
-# client: one per slot (RPCRDMA_DEF_SLOT_TABLE 128) plus its receive
-# batch (RPCRDMA_MAX_RECV_BATCH 7); server: max_requests (64), backchannel
-# requests (2), its receive batch (8) and one for draining.
-CLIENT_RECVS = 128 + 7
-SERVER_RECVS = 64 + 2 + 8 + 1
-SIZES = {"stock": 4096, "legacy-1k": 1024, "16k-noinv": 16384}
-COUNTERS = ("rpcs", "read", "write", "reply", "localinv", "swi")
+# As scenarios/bench.sh counters() prints them; -1 where a kernel has none
+COUNTERS = ("rpcs", "read", "write", "reply", "localinv", "swi", "bytes",
+            "pkts", "sends", "recvs", "rdreads", "rdwrites", "wirebytes")
+OPTIONAL = ("swi", "wirebytes")
 LINE = re.compile(r"BENCH config=(\S+) rep=(\d+) step=(\S+) count=(\d+) ops_per_s=(\d+) "
-                  r"ms=(\d+) before=(\S+) after=(\S+)")
+                  r"ms=(\d+) wall=(\d+) before=(\S+) after=(\S+)")
+MEMLINE = re.compile(r"BENCH-MEM module=(\S+) size=(\d+) status=(\S+)(.*)")
+# A spread (max - min over the median) above this marks a time as noisy
+SPREAD = 0.10
 
-
-def size_of(config):
-    if config in SIZES:
-        return SIZES[config]
-    return int(config[:-1]) * 1024
+# The latency model (a model, never a measurement). One-way Send latency
+# on a ConnectX-4 100 Gb/s InfiniBand link, from ib_send_lat: (octets, us)
+SEND_LAT = ((32, 0.83), (1024, 1.58), (4096, 2.26))
+# A round trip: a small Send each way
+RTT_US = 2 * SEND_LAT[0][1]
+# Per octet: the slope of those figures from 32 octets to 4 KiB
+US_PER_OCTET = (SEND_LAT[2][1] - SEND_LAT[0][1]) / (SEND_LAT[2][0] - SEND_LAT[0][0])
+# One FRWR register plus invalidate: ~0.6 us of NIC time (derived from
+# the NVMe-oF figures of the mlx5 "post klm/mtt list inline" commit),
+# split evenly between the two (an assumption of this model)
+T_REG_US = 0.3
+T_INV_US = 0.3
 
 
 def parse(logs):
@@ -43,17 +53,81 @@ def parse(logs):
                 m = LINE.search(line.replace("\r", ""))
                 if not m:
                     continue
-                config, rep, step, count, ops, ms, before, after = m.groups()
+                config, rep, step, count, ops, ms, wall, before, after = m.groups()
                 b = [int(x) for x in before.split(",")]
                 a = [int(x) for x in after.split(",")]
                 if len(a) != len(COUNTERS) or len(b) != len(COUNTERS):
                     sys.exit(f"report.py: malformed counters in: {line.strip()}")
                 d = {k: a[i] - b[i] for i, k in enumerate(COUNTERS)}
-                if b[5] < 0 or a[5] < 0:
-                    d["swi"] = None   # the stock server has no counter
+                for k in OPTIONAL:
+                    i = COUNTERS.index(k)
+                    if b[i] < 0 or a[i] < 0:
+                        d[k] = None   # stock's nfsd, 6.12's rxe: no counter
                 rows.append(dict(config=config, rep=int(rep), step=step,
                                  count=int(count), ops=int(ops), ms=int(ms),
-                                 **d))
+                                 wall=int(wall), **d))
+    return rows
+
+
+def triple(text):
+    """"MemFree,Slab,VmallocUsed" (KiB) as three ints"""
+    v = [int(x) for x in text.split(",")]
+    if len(v) != 3:
+        raise ValueError(text)
+    return v
+
+
+def parse_mem(logs):
+    """One dict per BENCH-MEM line: what one connection took on each end
+    (KiB), from MemFree before, with and after the N connections"""
+    rows = []
+    for path in logs:
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = MEMLINE.search(line.replace("\r", ""))
+                if not m:
+                    continue
+                module, size, status, rest = m.groups()
+                kv = dict(w.split("=", 1) for w in rest.split() if "=" in w)
+                row = {"module": module, "size": int(size), "status": status}
+                if status != "ok":
+                    row["note"] = (f"refused: client {kv.get('client', '?')}, "
+                                   f"server {kv.get('server', '?')}")
+                    rows.append(row)
+                    continue
+                try:
+                    n = int(kv["n"])
+                    c = [triple(x) for x in kv["client"].split("/")]
+                    sv = [triple(x) for x in kv["server"].split("/")]
+                except (KeyError, ValueError):
+                    sys.exit(f"report.py: malformed BENCH-MEM line: {line.strip()}")
+                credits = int(kv.get("credits", 0))
+                for side, (before, during, after) in (("client", c), ("server", sv)):
+                    row[f"{side}_kib"] = round((before[0] - during[0]) / n)
+                    row[f"{side}_slab_kib"] = round((during[1] - before[1]) / n)
+                    row[f"{side}_vmalloc_kib"] = round((during[2] - before[2]) / n)
+                    row[f"{side}_left_kib"] = round((before[0] - after[0]) / n)
+                    # Against the goal: credits x threshold (1.0 would be
+                    # exactly one buffer of the threshold per credit)
+                    row[f"{side}_per_credit_buffer"] = (
+                        round(row[f"{side}_kib"] * 1024 / (credits * int(size)), 2)
+                        if credits else 0)
+                row.update(n=n, credits=credits, note="")
+                rows.append(row)
+    # What grows with the threshold, apart from what every connection
+    # takes: the growth over the smallest threshold measured for that
+    # rpcrdma.ko, per credit and octet of threshold growth (the goal is
+    # at most 1.1: about one buffer of the threshold per credit)
+    for r in rows:
+        base = min((b for b in rows if b["module"] == r["module"] and b["status"] == "ok"),
+                   key=lambda b: b["size"], default=None)
+        for side in ("client", "server"):
+            growth = ""
+            if (r["status"] == "ok" and base is not None and r["size"] > base["size"]
+                    and r["credits"]):
+                growth = round((r[f"{side}_kib"] - base[f"{side}_kib"]) * 1024 /
+                               (r["credits"] * (r["size"] - base["size"])), 2)
+            r[f"{side}_growth_per_credit"] = growth
     return rows
 
 
@@ -74,7 +148,16 @@ def aggregate(rows):
         inline = med([max(0.0, 1 - (r["read"] + r["write"] + r["reply"]) / n)
                       for r, n in zip(rs, rpcs)])
         swi = [r["swi"] for r in rs if r["swi"] is not None]
-        size = size_of(config)
+        per = lambda k: round(med([r[k] / n for r, n in zip(rs, rpcs)]), 2)
+        wire = [r["wirebytes"] / n for r, n in zip(rs, rpcs) if r["wirebytes"] is not None]
+        spread = (max(ops) - min(ops)) / med(ops) if med(ops) else 0
+        w = {
+            "read_per_rpc": med([r["read"] / n for r, n in zip(rs, rpcs)]),
+            "regs_per_rpc": med([(r["read"] + r["write"] + r["reply"]) / n
+                                 for r, n in zip(rs, rpcs)]),
+            "localinv_per_rpc": med([r["localinv"] / n for r, n in zip(rs, rpcs)]),
+            "bytes_per_rpc": med([r["bytes"] / n for r, n in zip(rs, rpcs)]),
+        }
         out.append({
             "config": config, "step": step, "repeats": len(rs),
             "count": rs[0]["count"],
@@ -89,10 +172,30 @@ def aggregate(rows):
             "local_inv_per_rpc": round(med([r["localinv"] / n
                                             for r, n in zip(rs, rpcs)]), 3),
             "send_with_inv": med(swi) if swi else "",
-            "client_recv_kib": CLIENT_RECVS * size // 1024,
-            "server_recv_kib": SERVER_RECVS * size // 1024,
+            "ops_spread": round(spread, 3),
+            "packets_per_rpc": per("pkts"),
+            "sends_per_rpc": per("sends"),
+            "recvs_per_rpc": per("recvs"),
+            "rdma_read_segs_per_rpc": per("rdreads"),
+            "rdma_write_segs_per_rpc": per("rdwrites"),
+            "rpc_octets_per_rpc": round(w["bytes_per_rpc"]),
+            "wire_octets_per_rpc": round(med(wire)) if wire else "",
+            "model_us_per_rpc": round(model_us(w), 2),
         })
     return out
+
+
+def model_us(w):
+    """Projected time of one RPC on a real fabric, in us (a model, never a
+    measurement): T = round trips x RTT + registrations x t_reg +
+    synchronous invalidations x t_inv + octets x (us per octet). A round
+    trip is the call and its reply, plus one for each RDMA Read chunk
+    (the server pulls it before it can run the call); every chunk is one
+    FRWR registration; a LOCAL_INV the client posts is waited for, a
+    remote invalidation is not."""
+    trips = 1 + w["read_per_rpc"]
+    return (trips * RTT_US + w["regs_per_rpc"] * T_REG_US +
+            w["localinv_per_rpc"] * T_INV_US + w["bytes_per_rpc"] * US_PER_OCTET)
 
 
 def order(results):
@@ -108,8 +211,11 @@ def order(results):
 
 
 def write_csv(path, results):
+    fields = []
+    for r in results:
+        fields += [k for k in r if k not in fields]
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(results[0].keys()))
+        w = csv.DictWriter(f, fieldnames=fields, restval="")
         w.writeheader()
         w.writerows(results)
 
@@ -137,15 +243,33 @@ def kernel_of(logs):
     return "unknown"
 
 
-def write_md(path, results, configs, steps, kernel):
+def mem_table(mem):
+    """What one connection took, measured: the rows of BENCH-MEM"""
+    md = ["| rpcrdma.ko | threshold | client KiB | server KiB | "
+          "client / server over credits x threshold | "
+          "client / server growth over credits x threshold growth | "
+          "slab KiB (client / server) | "
+          "left after disconnect KiB (client / server) | connections | credits |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(mem, key=lambda r: (r["module"] != "ours", r["size"])):
+        k = f"{r['size'] // 1024} KiB"
+        if r["status"] != "ok":
+            md.append(f"| {r['module']} | {k} | n/a | n/a | {r['note']} | | | | | |")
+            continue
+        md.append(f"| {r['module']} | {k} | {r['client_kib']} | {r['server_kib']} | "
+                  f"{r['client_per_credit_buffer']:g} / {r['server_per_credit_buffer']:g} | "
+                  f"{r['client_growth_per_credit'] or '-'} / {r['server_growth_per_credit'] or '-'} | "
+                  f"{r['client_slab_kib']} / {r['server_slab_kib']} | "
+                  f"{r['client_left_kib']} / {r['server_left_kib']} | {r['n']} | {r['credits']} |")
+    return "\n".join(md)
+
+
+def write_md(path, results, configs, steps, kernel, mem):
     get = {(r["config"], r["step"]): r for r in results}
     reps = max(r["repeats"] for r in results)
-    md = [f"# NFSv4.1 over soft-RoCE (qemu TCG), Linux {kernel}, median of {reps} run(s)", ""]
-    md += ["## Operations per second (median, min-max)", "",
-           table(results, configs, steps, "ops",
-                 lambda r: f"{r['ops_per_s']:g} ({r['ops_min']}-{r['ops_max']})"), ""]
-    md += ["## RPCs per second", "",
-           table(results, configs, steps, "rate", lambda r: f"{r['rpcs_per_s']:g}"), ""]
+    md = [f"# NFSv4.1 over soft-RoCE (qemu TCG), Linux {kernel}, median of {reps} run(s)", "",
+          "Counts first: they are what carries over to real RDMA hardware, where "
+          "the emulator's times do not.", ""]
     md += ["## Read / write / reply chunks per 1000 RPCs", "",
            table(results, configs, steps, "chunks",
                  lambda r: f"{r['read_chunks_per_1000']:g} / "
@@ -157,11 +281,48 @@ def write_md(path, results, configs, steps, kernel):
     md += ["## LOCAL_INV per RPC (client) / Send With Invalidate (server)", "",
            table(results, configs, steps, "inv",
                  lambda r: f"{r['local_inv_per_rpc']:g} / {r['send_with_inv']}"), ""]
-    md += ["## Receive buffers pinned per connection (KiB): client / server", "",
-           "| " + " | ".join(configs) + " |", "|" + "---|" * len(configs),
-           "| " + " | ".join(f"{get[(c, steps[0])]['client_recv_kib']} / "
-                             f"{get[(c, steps[0])]['server_recv_kib']}"
-                             for c in configs) + " |", ""]
+    md += ["## On the wire, per RPC: packets / Sends / RDMA Read segments / "
+           "RDMA Write segments", "",
+           "From rxe0's own counters (`sent_pkts`, `rdma_sends`; client and "
+           "server share the device here, so both directions count) and "
+           "nfsd's (`rdma_stat_read`, `rdma_stat_write`).", "",
+           table(results, configs, steps, "wire",
+                 lambda r: f"{r['packets_per_rpc']:g} / {r['sends_per_rpc']:g} / "
+                           f"{r['rdma_read_segs_per_rpc']:g} / "
+                           f"{r['rdma_write_segs_per_rpc']:g}"), ""]
+    md += ["## RPC octets per RPC (mountstats) / octets rxe0 sent per RPC", "",
+           table(results, configs, steps, "octets",
+                 lambda r: f"{r['rpc_octets_per_rpc']} / "
+                           f"{r['wire_octets_per_rpc'] if r['wire_octets_per_rpc'] != '' else 'n/a'}"),
+           ""]
+    if mem:
+        md += ["## Memory one connection takes, measured", "",
+               "MemFree of each end before N connections and with them (after "
+               "syncing and dropping caches), over N; two VMs, each end on its own "
+               "kernel, both on the same rpcrdma.ko; each connection has moved one "
+               "write and one read of the threshold's size. The client's figure "
+               "includes the NFS mount's own structures.", "",
+               mem_table(mem), ""]
+    md += ["## Projected time per RPC on a real fabric, in us: a model, not a measurement", "",
+           f"T = round trips x {RTT_US:.2f} us + registrations x {T_REG_US} us + "
+           f"synchronous invalidations x {T_INV_US} us + RPC octets x "
+           f"{US_PER_OCTET * 1000:.3f} ns, from the counts above. Round trips: the call and "
+           "its reply, plus one per read chunk. Constants: one-way Send latency on a "
+           "ConnectX-4 100 Gb/s InfiniBand link, ib_send_lat, ~0.83 us at 32 B, ~1.58 us "
+           "at 1 KiB, ~2.26 us at 4 KiB (RTT = two 32 B Sends; per octet = the slope from "
+           "32 B to 4 KiB); one FRWR register plus invalidate ~0.6 us of NIC time "
+           "(derived from the NVMe-oF figures of the mlx5 \"post klm/mtt list inline\" "
+           "commit), split evenly between the two.", "",
+           table(results, configs, steps, "model",
+                 lambda r: f"{r['model_us_per_rpc']:g}"), ""]
+    md += ["## Operations per second in the emulator (median, min-max)", "",
+           f"qemu TCG: these times say little about hardware. * marks a step whose "
+           f"spread over the repeats is above {SPREAD:.0%} of its median.", "",
+           table(results, configs, steps, "ops",
+                 lambda r: f"{r['ops_per_s']:g} ({r['ops_min']}-{r['ops_max']})"
+                           f"{' *' if r['ops_spread'] > SPREAD else ''}"), ""]
+    md += ["## RPCs per second in the emulator (over the window fio measured ops/s in)", "",
+           table(results, configs, steps, "rate", lambda r: f"{r['rpcs_per_s']:g}"), ""]
     if "stock" in configs and "4k" in configs:
         md += ["## Ours / stock at equal thresholds (4 KiB): ops/s ratio", "",
                "| step | ratio | spread ours | spread stock |", "|---|---|---|---|"]
@@ -172,6 +333,8 @@ def write_md(path, results, configs, steps, kernel):
                           f"{o['ops_min']}-{o['ops_max']} | "
                           f"{st['ops_min']}-{st['ops_max']} |")
         md.append("")
+    noisy = sum(1 for r in results if r["ops_spread"] > SPREAD)
+    md += [f"{noisy} of {len(results)} steps have a spread above {SPREAD:.0%}.", ""]
     with open(path, "w") as f:
         f.write("\n".join(md))
 
@@ -222,7 +385,7 @@ def well_formed(outdir):
     numeric column, the markdown has its tables, the PNG is a PNG."""
     with open(os.path.join(outdir, "results.csv")) as f:
         rows = list(csv.DictReader(f))
-    text = ("config", "step", "send_with_inv")
+    text = ("config", "step", "send_with_inv", "wire_octets_per_rpc")
     for r in rows:
         for k, v in r.items():
             if k not in text:
@@ -235,7 +398,7 @@ def well_formed(outdir):
             png == b"\x89PNG\r\n\x1a\n")
 
 
-def check(results, mode, outdir):
+def check(results, mode, outdir, mem):
     get = {(r["config"], r["step"]): r for r in results}
     bad = []
 
@@ -257,7 +420,38 @@ def check(results, mode, outdir):
         need(hi["read_chunks_per_1000"] < lo["read_chunks_per_1000"],
              f"write-8k read chunks per 1000 RPCs: 64 KiB "
              f"{hi['read_chunks_per_1000']} < 1 KiB {lo['read_chunks_per_1000']}")
+    # The device's and nfsd's own counters agree with the client's: a
+    # call and its reply are two Sends, and nfsd pulls the 1 KiB
+    # configuration's read chunks with RDMA Reads, the 64 KiB one's none
+    for c, r in (("legacy-1k", lo), ("64k", hi)):
+        if r:
+            need(1.8 <= r["sends_per_rpc"] <= 2.2,
+                 f"{c} write-8k: Sends per RPC on rxe0 {r['sends_per_rpc']} (2: call and reply)")
+            need(r["packets_per_rpc"] >= r["sends_per_rpc"],
+                 f"{c} write-8k: packets per RPC {r['packets_per_rpc']} >= Sends")
+    if lo and hi:
+        need(lo["rdma_read_segs_per_rpc"] >= 0.9 and hi["rdma_read_segs_per_rpc"] == 0,
+             f"write-8k RDMA Read segments per RPC (nfsd): 1 KiB "
+             f"{lo['rdma_read_segs_per_rpc']}, 64 KiB {hi['rdma_read_segs_per_rpc']}")
+    need(all(r["model_us_per_rpc"] > 0 for r in results), "a modelled time for every step")
+
+    # Memory: measured on both ends, and the buffers grow with the threshold
+    ours = {r["size"]: r for r in mem if r["module"] == "ours"}
+    for k in (1, 64) + ((4, 16, 256) if mode == "full" else ()):
+        r = ours.get(k * 1024)
+        need(r is not None and r["status"] == "ok" and
+             r["client_kib"] > 0 and r["server_kib"] > 0,
+             f"ours at {k} KiB: memory per connection measured on both ends "
+             f"({r['client_kib'] if r and r['status'] == 'ok' else '?'} / "
+             f"{r['server_kib'] if r and r['status'] == 'ok' else '?'} KiB)")
+    a, b = ours.get(1024), ours.get(65536)
+    if a and b and a["status"] == b["status"] == "ok":
+        for side in ("client", "server"):
+            need(b[f"{side}_kib"] > a[f"{side}_kib"] + 1024,
+                 f"the {side}'s connection takes more at 64 KiB ({b[side + '_kib']} KiB) "
+                 f"than at 1 KiB ({a[side + '_kib']} KiB)")
     if mode == "full":
+        need(any(r["module"] == "stock" for r in mem), "stock's memory measured too")
         for s in ("write-8k", "write-16k", "write-32k"):
             r = get.get(("64k", s))
             need(r is not None and r["read_chunks_per_1000"] == 0,
@@ -288,15 +482,18 @@ def main():
     if not rows:
         sys.exit("report.py: no BENCH lines in " + " ".join(logs))
     results = aggregate(rows)
+    mem = parse_mem(logs)
     configs, steps = order(results)
     os.makedirs(outdir, exist_ok=True)
     write_csv(os.path.join(outdir, "results.csv"), results)
+    if mem:
+        write_csv(os.path.join(outdir, "memory.csv"), mem)
     kernel = kernel_of(logs)
-    write_md(os.path.join(outdir, "results.md"), results, configs, steps, kernel)
+    write_md(os.path.join(outdir, "results.md"), results, configs, steps, kernel, mem)
     plot(os.path.join(outdir, "bench.png"), results, configs, steps, kernel)
     print(f"report: {len(rows)} measurements, {len(configs)} configurations, "
-          f"{len(steps)} steps in {outdir}")
-    if mode and check(results, mode, outdir):
+          f"{len(steps)} steps, {len(mem)} memory rows in {outdir}")
+    if mode and check(results, mode, outdir, mem):
         sys.exit(1)
 
 

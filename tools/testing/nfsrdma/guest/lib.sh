@@ -186,6 +186,21 @@ still_serves() {
 	run umount /mnt/check
 }
 
+# mem_now: after syncing and dropping the caches, "MemFree,Slab,VmallocUsed"
+# of /proc/meminfo, in KiB: the bench's memory readings
+mem_now() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+	awk '$1 == "MemFree:" { f = $2 } $1 == "Slab:" { s = $2 }
+	     $1 == "VmallocUsed:" { v = $2 } END { print f "," s "," v }' /proc/meminfo
+}
+
+# rc_qps: how many RC queue pairs the kernel holds (one per connection)
+rc_qps() {
+	rdma resource show qp 2>/dev/null | grep -c ' type RC '
+}
+
 # The NFS server for this scenario: the other VM in a two-host run,
 # or nfsd in this VM
 local_nfsd() {

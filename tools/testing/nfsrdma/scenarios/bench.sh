@@ -7,8 +7,13 @@
 # the configurations take turns within each repeat, so that a drift in
 # the emulator's speed over the boot spreads over all of them.
 #
-# Steps: fio (Debian's) for the I/O and for creating, stat-ing and
-# unlinking files; a shell loop for readdir, which fio cannot express.
+# Steps: fio (Debian's) for the I/O, each step running for $RUNTIME
+# seconds (time-based), and for creating, stat-ing and unlinking
+# files; a shell loop for readdir, which fio cannot express. Around
+# each step it reads the mount's RPC and chunk counters and per-op
+# bytes (/proc/self/mountstats), the rxe device's own counters
+# (packets, Sends and Receives completed; both ends share rxe0 here)
+# and nfsd's RDMA Read and Write segment counters.
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 C=/sys/kernel/debug/sunrpc/svc_rdma/connections
@@ -18,10 +23,10 @@ local_nfsd
 grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
 
 if [ "$E2E_BENCH" = quick ]; then
-	REPEATS=1 NFILES=50 NIO=48 SIZES=8 RWS="write read" LISTINGS=2
+	REPEATS=1 NFILES=50 NIO=48 SIZES=8 RWS="write read" LISTINGS=2 RUNTIME=1
 	CONFIGS="legacy-1k 64k"
 else
-	REPEATS=3 NFILES=200 NIO=64 SIZES="1 4 8 16 32 64" LISTINGS=5
+	REPEATS=3 NFILES=200 NIO=64 SIZES="1 4 8 16 32 64" LISTINGS=5 RUNTIME=1
 	CONFIGS="stock legacy-1k 4k 16k 64k 256k 16k-noinv"
 	RWS="write read randwrite randread"
 fi
@@ -63,26 +68,35 @@ set_config() {
 		echo $inv >$R/rdma_remote_invalidate || fail "$1: tunables refused"
 }
 
-# counters: "rpcs read write reply localinv swi" for the mount
+# counters: "rpcs read write reply localinv swi bytes pkts sends recvs
+# rdreads rdwrites wirebytes": the mount's RPCs, chunks and LOCAL_INVs,
+# nfsd's Send With Invalidate count (-1: none), the RPC octets of all
+# its operations, rxe0's packets, Sends and Receives completed, nfsd's
+# RDMA Read and Write segments, rxe0's octets sent (-1: none on 6.12)
 counters() {
-	local swi
+	local swi hw=/sys/class/infiniband/rxe0/ports/1/hw_counters
 	swi=$( (field sends_with_invalidate <$C) 2>/dev/null)
-	awk -v mnt=" $MNT " -v swi="${swi:--1}" '
-		/^device / { p = index($0, mnt) > 0 }
-		p && $1 == "xprt:" && $2 == "rdma" {
-			print $8, $13, $14, $15, $27 + 0, swi; exit
-		}' /proc/self/mountstats
+	echo $(awk -v mnt=" $MNT " -v swi="${swi:--1}" '
+		/^device / { p = index($0, mnt) > 0; next }
+		p && $1 == "xprt:" && $2 == "rdma" { x = $8 " " $13 " " $14 " " $15 " " ($27 + 0) }
+		p && /^[ \t]+[A-Z_0-9]+: [0-9]/ { b += $5 + $6 }
+		END { print x, swi, b + 0 }' /proc/self/mountstats) \
+		"$(cat $hw/sent_pkts) $(cat $hw/rdma_sends) $(cat $hw/rdma_recvs)" \
+		"$(cat $S/rdma_stat_read) $(cat $S/rdma_stat_write)" \
+		"$(cat $hw/sent_bytes 2>/dev/null || echo -1)"
 }
 
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # measure STEP COUNT OPS-SOURCE CMD...: run CMD, which does COUNT
-# operations, and print a BENCH line. fio's
-# own IOPS (terse field 8 for reads and the file engines, 49 for
-# writes) when OPS-SOURCE is "fio"; COUNT over the elapsed time when it
-# is "elapsed".
+# operations (0: as many as fit its time), and print a BENCH line. With
+# OPS-SOURCE "fio", fio's own IOPS and the window they were measured
+# over (terse fields 8 and 9 for reads and the file engines, 49 and 50
+# for writes), and COUNT the operations fio did; with "elapsed", COUNT
+# over the elapsed time. ms= is that window, so that RPCs per second
+# are taken over the same one; wall= is the elapsed time.
 measure() {
-	local step=$1 count=$2 src=$3 b a t0 t1 out ops
+	local step=$1 count=$2 src=$3 b a t0 t1 out ops ms
 	shift 3
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
@@ -91,12 +105,18 @@ measure() {
 	out=$("$@" 2>&1) || fail "$cfg/$step: $* failed: $(echo "$out" | tail -n 3)"
 	t1=$(now_ms)
 	a=$(counters)
+	ms=$((t1 - t0))
 	if [ "$src" = fio ]; then
-		ops=$(echo "$out" | awk -F';' '/^3;/ { print ($8 > 0 ? $8 : $49); exit }')
+		set -- $(echo "$out" | awk -F';' '/^3;/ {
+			if ($8 > 0) print $8, $9
+			else print $49, $50
+			exit }')
+		ops=${1:-0} ms=${2:-0}
+		[ "$count" != 0 ] || count=$(awk -v o="$ops" -v ms="$ms" 'BEGIN { printf "%d", o * ms / 1000 + 0.5 }')
 	else
-		ops=$(awk -v n="$count" -v ms=$((t1 - t0)) 'BEGIN { printf "%d", ms ? n * 1000 / ms : 0 }')
+		ops=$(awk -v n="$count" -v ms=$ms 'BEGIN { printf "%d", ms ? n * 1000 / ms : 0 }')
 	fi
-	echo "BENCH config=$cfg rep=$rep step=$step count=$count ops_per_s=${ops:-0} ms=$((t1 - t0)) before=$(echo $b | tr ' ' ,) after=$(echo $a | tr ' ' ,)"
+	echo "BENCH config=$cfg rep=$rep step=$step count=$count ops_per_s=${ops:-0} ms=$ms wall=$((t1 - t0)) before=$(echo $b | tr ' ' ,) after=$(echo $a | tr ' ' ,)"
 }
 
 readdir_loop() {
@@ -124,8 +144,9 @@ while [ $rep -le $REPEATS ]; do
 			for rw in $RWS; do
 				v="--verify=crc32c"
 				case $rw in *write) v="$v --do_verify=0" ;; esac
-				measure "$rw-${bs}k" "$NIO" fio fio --name=io --filename=$MNT/io$bs \
+				measure "$rw-${bs}k" 0 fio fio --name=io --filename=$MNT/io$bs \
 					--rw=$rw --bs=${bs}k --size=$((NIO * bs))k --direct=1 \
+					--time_based --runtime=$RUNTIME \
 					--ioengine=psync $v --minimal
 			done
 			run rm -f $MNT/io$bs
