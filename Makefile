@@ -106,10 +106,10 @@ e2e: modules tools $(if $(filter 7.3,$(KERNEL)),modules-mainline)
 e2e-interop: modules modules-mainline tools
 	@scripts/e2e.sh --interop $(RUNS)
 
-## bench: the benchmark, stock vs ours, report in out/bench (QUICK=1: smoke test; BENCH_KERNEL=7.3: out/bench-7.3)
+## bench: the benchmark, stock vs ours, report in out/bench (QUICK=1: smoke test; MEM=1: memory per connection only; BENCH_KERNEL=7.3: out/bench-7.3)
 BENCH_KERNEL ?= $(or $(E2E_KERNEL),6.12)
 bench: modules tools $(if $(filter 7.3,$(BENCH_KERNEL)),modules-mainline)
-	@BENCH_KERNEL=$(BENCH_KERNEL) scripts/bench.sh $(if $(QUICK),--quick)
+	@BENCH_KERNEL=$(BENCH_KERNEL) scripts/bench.sh $(if $(QUICK),--quick,$(if $(MEM),--mem))
 
 ## fuzz: libFuzzer + ASan/UBSan on the codec for FUZZ_SECONDS (default 600)
 FUZZ_SECONDS ?= 600

@@ -1,17 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh [--quick]: run tools/testing/nfsrdma/bench/bench.sh with the
-# module and tool we built. The report goes to out/bench (out/bench-quick
-# for --quick); the VM logs to build/bench/KERNEL.
+# bench.sh [--quick|--mem]: run tools/testing/nfsrdma/bench/bench.sh with
+# the module and tool we built. The report goes to out/bench
+# (out/bench-quick for --quick, out/bench-mem for --mem); the VM logs to
+# build/bench/KERNEL (build/bench-mem/KERNEL for --mem).
 # BENCH_KERNEL=7.3 boots Debian's 7.3 kernel with the mainline series'
 # rpcrdma.ko (default: 6.12 and its backport); the report then goes to
 # out/bench-7.3 (out/bench-quick-7.3).
 
 . "$(dirname "$0")/lib.sh"
 export E2E_KERNEL=${BENCH_KERNEL:-6.12}
-harness_env "$BUILD/bench/$E2E_KERNEL"
 out=$OUT/bench
+work=$BUILD/bench/$E2E_KERNEL
 [ "${1:-}" = --quick ] && out=$OUT/bench-quick
+# --mem has a work directory of its own, so that it can run beside a
+# full bench
+[ "${1:-}" = --mem ] && out=$OUT/bench-mem work=$BUILD/bench-mem/$E2E_KERNEL
+harness_env "$work"
 [ "$E2E_KERNEL" = 6.12 ] || out=$out-$E2E_KERNEL
 exec "$TOP/tools/testing/nfsrdma/bench/bench.sh" "$@" "$out"

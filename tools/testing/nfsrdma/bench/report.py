@@ -69,12 +69,13 @@ def parse(logs):
     return rows
 
 
-def triple(text):
-    """"MemFree,Slab,VmallocUsed" (KiB) as three ints"""
+def reading(text):
+    """"MemFree,Slab,VmallocUsed[,PCP]" (KiB) as [free, slab, vmalloc]: the
+    free pages waiting in per-CPU lists count as free (older logs lack them)"""
     v = [int(x) for x in text.split(",")]
-    if len(v) != 3:
+    if len(v) not in (3, 4):
         raise ValueError(text)
-    return v
+    return [v[0] + (v[3] if len(v) == 4 else 0), v[1], v[2]]
 
 
 def parse_mem(logs):
@@ -97,8 +98,8 @@ def parse_mem(logs):
                     continue
                 try:
                     n = int(kv["n"])
-                    c = [triple(x) for x in kv["client"].split("/")]
-                    sv = [triple(x) for x in kv["server"].split("/")]
+                    c = [reading(x) for x in kv["client"].split("/")]
+                    sv = [reading(x) for x in kv["server"].split("/")]
                 except (KeyError, ValueError):
                     sys.exit(f"report.py: malformed BENCH-MEM line: {line.strip()}")
                 credits = int(kv.get("credits", 0))
@@ -264,6 +265,17 @@ def mem_table(mem):
     return "\n".join(md)
 
 
+def mem_section(mem):
+    return ["## Memory one connection takes, measured", "",
+            "Free memory of each end (MemFree plus the free pages in per-CPU "
+            "lists) before N connections and with them, after syncing and "
+            "dropping caches, over N; two VMs, each end on its own kernel, both "
+            "on the same rpcrdma.ko; each connection has moved one write and one "
+            "read of the threshold's size. The client's figure includes the NFS "
+            "mount's own structures. Credits: the server's max_requests.", "",
+            mem_table(mem), ""]
+
+
 def write_md(path, results, configs, steps, kernel, mem):
     get = {(r["config"], r["step"]): r for r in results}
     reps = max(r["repeats"] for r in results)
@@ -296,13 +308,7 @@ def write_md(path, results, configs, steps, kernel, mem):
                            f"{r['wire_octets_per_rpc'] if r['wire_octets_per_rpc'] != '' else 'n/a'}"),
            ""]
     if mem:
-        md += ["## Memory one connection takes, measured", "",
-               "MemFree of each end before N connections and with them (after "
-               "syncing and dropping caches), over N; two VMs, each end on its own "
-               "kernel, both on the same rpcrdma.ko; each connection has moved one "
-               "write and one read of the threshold's size. The client's figure "
-               "includes the NFS mount's own structures.", "",
-               mem_table(mem), ""]
+        md += mem_section(mem)
     md += ["## Projected time per RPC on a real fabric, in us: a model, not a measurement", "",
            f"T = round trips x {RTT_US:.2f} us + registrations x {T_REG_US} us + "
            f"synchronous invalidations x {T_INV_US} us + RPC octets x "
@@ -398,6 +404,38 @@ def well_formed(outdir):
             png == b"\x89PNG\r\n\x1a\n")
 
 
+def need_fn(bad):
+    def need(cond, what):
+        print(("ok   " if cond else "FAIL ") + what)
+        if not cond:
+            bad.append(what)
+    return need
+
+
+def check_mem(mem, mode):
+    """Memory: measured on both ends, and the buffers grow with the
+    threshold; the full and memory-only runs measure stock too"""
+    bad = []
+    need = need_fn(bad)
+    ours = {r["size"]: r for r in mem if r["module"] == "ours"}
+    for k in (1, 64) + ((4, 16, 256) if mode in ("full", "mem") else ()):
+        r = ours.get(k * 1024)
+        need(r is not None and r["status"] == "ok" and
+             r["client_kib"] > 0 and r["server_kib"] > 0,
+             f"ours at {k} KiB: memory per connection measured on both ends "
+             f"({r['client_kib'] if r and r['status'] == 'ok' else '?'} / "
+             f"{r['server_kib'] if r and r['status'] == 'ok' else '?'} KiB)")
+    a, b = ours.get(1024), ours.get(65536)
+    if a and b and a["status"] == b["status"] == "ok":
+        for side in ("client", "server"):
+            need(b[f"{side}_kib"] > a[f"{side}_kib"] + 1024,
+                 f"the {side}'s connection takes more at 64 KiB ({b[side + '_kib']} KiB) "
+                 f"than at 1 KiB ({a[side + '_kib']} KiB)")
+    if mode in ("full", "mem"):
+        need(any(r["module"] == "stock" for r in mem), "stock's memory measured too")
+    return bad
+
+
 def check(results, mode, outdir, mem):
     get = {(r["config"], r["step"]): r for r in results}
     bad = []
@@ -435,23 +473,8 @@ def check(results, mode, outdir, mem):
              f"{lo['rdma_read_segs_per_rpc']}, 64 KiB {hi['rdma_read_segs_per_rpc']}")
     need(all(r["model_us_per_rpc"] > 0 for r in results), "a modelled time for every step")
 
-    # Memory: measured on both ends, and the buffers grow with the threshold
-    ours = {r["size"]: r for r in mem if r["module"] == "ours"}
-    for k in (1, 64) + ((4, 16, 256) if mode == "full" else ()):
-        r = ours.get(k * 1024)
-        need(r is not None and r["status"] == "ok" and
-             r["client_kib"] > 0 and r["server_kib"] > 0,
-             f"ours at {k} KiB: memory per connection measured on both ends "
-             f"({r['client_kib'] if r and r['status'] == 'ok' else '?'} / "
-             f"{r['server_kib'] if r and r['status'] == 'ok' else '?'} KiB)")
-    a, b = ours.get(1024), ours.get(65536)
-    if a and b and a["status"] == b["status"] == "ok":
-        for side in ("client", "server"):
-            need(b[f"{side}_kib"] > a[f"{side}_kib"] + 1024,
-                 f"the {side}'s connection takes more at 64 KiB ({b[side + '_kib']} KiB) "
-                 f"than at 1 KiB ({a[side + '_kib']} KiB)")
+    bad += check_mem(mem, mode)
     if mode == "full":
-        need(any(r["module"] == "stock" for r in mem), "stock's memory measured too")
         for s in ("write-8k", "write-16k", "write-32k"):
             r = get.get(("64k", s))
             need(r is not None and r["read_chunks_per_1000"] == 0,
@@ -479,16 +502,28 @@ def main():
         sys.exit("usage: report.py OUTDIR LOG... [--check quick|full]")
     outdir, logs = args[0], args[1:]
     rows = parse(logs)
+    mem = parse_mem(logs)
+    kernel = kernel_of(logs)
+    os.makedirs(outdir, exist_ok=True)
+    if mode == "mem":
+        # bench.sh --mem: the memory runs alone
+        if not mem:
+            sys.exit("report.py: no BENCH-MEM lines in " + " ".join(logs))
+        write_csv(os.path.join(outdir, "memory.csv"), mem)
+        with open(os.path.join(outdir, "results.md"), "w") as f:
+            f.write("\n".join([f"# Memory per connection, Linux {kernel}", ""] +
+                              mem_section(mem)))
+        print(f"report: {len(mem)} memory rows in {outdir}")
+        if check_mem(mem, mode):
+            sys.exit(1)
+        return
     if not rows:
         sys.exit("report.py: no BENCH lines in " + " ".join(logs))
     results = aggregate(rows)
-    mem = parse_mem(logs)
     configs, steps = order(results)
-    os.makedirs(outdir, exist_ok=True)
     write_csv(os.path.join(outdir, "results.csv"), results)
     if mem:
         write_csv(os.path.join(outdir, "memory.csv"), mem)
-    kernel = kernel_of(logs)
     write_md(os.path.join(outdir, "results.md"), results, configs, steps, kernel, mem)
     plot(os.path.join(outdir, "bench.png"), results, configs, steps, kernel)
     print(f"report: {len(rows)} measurements, {len(configs)} configurations, "

@@ -9,7 +9,7 @@
 #              "ok N" or "refused N" with the value in force
 #   addrs=N    add 192.0.2.11 .. 192.0.2.(10+N) to eth0, so that N NFSv3
 #              mounts of different addresses make N connections
-#   mem        drop caches, then print "MemFree,Slab,VmallocUsed" in KiB
+#   mem        drop caches, then print guest/lib.sh mem_now's readings
 #   qps        how many RC queue pairs the kernel holds (one per connection)
 #   credits    nfsd's max_requests
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin

@@ -187,13 +187,16 @@ still_serves() {
 }
 
 # mem_now: after syncing and dropping the caches, "MemFree,Slab,VmallocUsed"
-# of /proc/meminfo, in KiB: the bench's memory readings
+# of /proc/meminfo and the free pages that wait in per-CPU lists (which
+# MemFree leaves out), all in KiB: the bench's memory readings
 mem_now() {
+	local pcp
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	sleep 1
-	awk '$1 == "MemFree:" { f = $2 } $1 == "Slab:" { s = $2 }
-	     $1 == "VmallocUsed:" { v = $2 } END { print f "," s "," v }' /proc/meminfo
+	pcp=$(awk '$1 == "count:" { n += $2 } END { print n * 4 }' /proc/zoneinfo)
+	awk -v pcp="$pcp" '$1 == "MemFree:" { f = $2 } $1 == "Slab:" { s = $2 }
+	     $1 == "VmallocUsed:" { v = $2 } END { print f "," s "," v "," pcp }' /proc/meminfo
 }
 
 # rc_qps: how many RC queue pairs the kernel holds (one per connection)

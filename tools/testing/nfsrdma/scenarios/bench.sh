@@ -141,6 +141,13 @@ while [ $rep -le $REPEATS ]; do
 		measure readdir "$LISTINGS" elapsed readdir_loop
 		measure unlink "$NFILES" fio fio --name=unlink --ioengine=filedelete $meta
 		for bs in $SIZES; do
+			# The whole file first, with verify headers: a time-based
+			# write may not reach its end, and fio would lay a short
+			# file out again, headers gone, before the read steps
+			fio --name=prep --filename=$MNT/io$bs --rw=write --bs=${bs}k \
+				--size=$((NIO * bs))k --direct=1 --ioengine=psync \
+				--verify=crc32c --do_verify=0 --minimal >/dev/null 2>&1 ||
+				fail "$cfg: cannot write $MNT/io$bs"
 			for rw in $RWS; do
 				v="--verify=crc32c"
 				case $rw in *write) v="$v --do_verify=0" ;; esac
