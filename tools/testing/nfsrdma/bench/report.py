@@ -166,6 +166,8 @@ def aggregate(rows):
             "rpcs_per_s": round(med(rate), 1),
             "rpcs": med([r["rpcs"] for r in rs]),
             "read_chunks": med([r["read"] for r in rs]),
+            # Steps are time-based: each repeat does its own count
+            "read_chunks_per_op": round(med([r["read"] / max(r["count"], 1) for r in rs]), 3),
             "read_chunks_per_1000": round(chunks("read"), 1),
             "write_chunks_per_1000": round(chunks("write"), 1),
             "reply_chunks_per_1000": round(chunks("reply"), 1),
@@ -480,9 +482,9 @@ def check(results, mode, outdir, mem):
             need(r is not None and r["read_chunks_per_1000"] == 0,
                  f"64 KiB {s}: no read chunks")
             r = get.get(("legacy-1k", s))
-            need(r is not None and r["read_chunks"] >= r["count"],
-                 f"1 KiB {s}: a read chunk for each of its "
-                 f"{r['count'] if r else '?'} writes ({r['read_chunks'] if r else '?'})")
+            need(r is not None and r["read_chunks_per_op"] >= 1,
+                 f"1 KiB {s}: a read chunk for each write "
+                 f"({r['read_chunks_per_op'] if r else '?'} per write, median of the repeats)")
         both = [s for (c, s) in get if c == "16k" and ("16k-noinv", s) in get]
         on = sum(get[("16k", s)]["local_inv_per_rpc"] for s in both)
         off = sum(get[("16k-noinv", s)]["local_inv_per_rpc"] for s in both)
