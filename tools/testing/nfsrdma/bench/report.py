@@ -45,27 +45,32 @@ T_REG_US = 0.3
 T_INV_US = 0.3
 
 
-def parse(logs):
-    rows = []
+def matches(logs, regex):
+    """(match, line) for every line of the logs that regex matches"""
     for path in logs:
         with open(path, errors="replace") as f:
             for line in f:
-                m = LINE.search(line.replace("\r", ""))
-                if not m:
-                    continue
-                config, rep, step, count, ops, ms, wall, before, after = m.groups()
-                b = [int(x) for x in before.split(",")]
-                a = [int(x) for x in after.split(",")]
-                if len(a) != len(COUNTERS) or len(b) != len(COUNTERS):
-                    sys.exit(f"report.py: malformed counters in: {line.strip()}")
-                d = {k: a[i] - b[i] for i, k in enumerate(COUNTERS)}
-                for k in OPTIONAL:
-                    i = COUNTERS.index(k)
-                    if b[i] < 0 or a[i] < 0:
-                        d[k] = None   # stock's nfsd, 6.12's rxe: no counter
-                rows.append(dict(config=config, rep=int(rep), step=step,
-                                 count=int(count), ops=int(ops), ms=int(ms),
-                                 wall=int(wall), **d))
+                m = regex.search(line.replace("\r", ""))
+                if m:
+                    yield m, line
+
+
+def parse(logs):
+    rows = []
+    for m, line in matches(logs, LINE):
+        config, rep, step, count, ops, ms, wall, before, after = m.groups()
+        b = [int(x) for x in before.split(",")]
+        a = [int(x) for x in after.split(",")]
+        if len(a) != len(COUNTERS) or len(b) != len(COUNTERS):
+            sys.exit(f"report.py: malformed counters in: {line.strip()}")
+        d = {k: a[i] - b[i] for i, k in enumerate(COUNTERS)}
+        for k in OPTIONAL:
+            i = COUNTERS.index(k)
+            if b[i] < 0 or a[i] < 0:
+                d[k] = None   # stock's nfsd, 6.12's rxe: no counter
+        rows.append(dict(config=config, rep=int(rep), step=step,
+                         count=int(count), ops=int(ops), ms=int(ms),
+                         wall=int(wall), **d))
     return rows
 
 
@@ -82,39 +87,34 @@ def parse_mem(logs):
     """One dict per BENCH-MEM line: what one connection took on each end
     (KiB), from MemFree before, with and after the N connections"""
     rows = []
-    for path in logs:
-        with open(path, errors="replace") as f:
-            for line in f:
-                m = MEMLINE.search(line.replace("\r", ""))
-                if not m:
-                    continue
-                module, size, status, rest = m.groups()
-                kv = dict(w.split("=", 1) for w in rest.split() if "=" in w)
-                row = {"module": module, "size": int(size), "status": status}
-                if status != "ok":
-                    row["note"] = (f"refused: client {kv.get('client', '?')}, "
-                                   f"server {kv.get('server', '?')}")
-                    rows.append(row)
-                    continue
-                try:
-                    n = int(kv["n"])
-                    c = [reading(x) for x in kv["client"].split("/")]
-                    sv = [reading(x) for x in kv["server"].split("/")]
-                except (KeyError, ValueError):
-                    sys.exit(f"report.py: malformed BENCH-MEM line: {line.strip()}")
-                credits = int(kv.get("credits", 0))
-                for side, (before, during, after) in (("client", c), ("server", sv)):
-                    row[f"{side}_kib"] = round((before[0] - during[0]) / n)
-                    row[f"{side}_slab_kib"] = round((during[1] - before[1]) / n)
-                    row[f"{side}_vmalloc_kib"] = round((during[2] - before[2]) / n)
-                    row[f"{side}_left_kib"] = round((before[0] - after[0]) / n)
-                    # Against the goal: credits x threshold (1.0 would be
-                    # exactly one buffer of the threshold per credit)
-                    row[f"{side}_per_credit_buffer"] = (
-                        round(row[f"{side}_kib"] * 1024 / (credits * int(size)), 2)
-                        if credits else 0)
-                row.update(n=n, credits=credits, note="")
-                rows.append(row)
+    for m, line in matches(logs, MEMLINE):
+        module, size, status, rest = m.groups()
+        kv = dict(w.split("=", 1) for w in rest.split() if "=" in w)
+        row = {"module": module, "size": int(size), "status": status}
+        if status != "ok":
+            row["note"] = (f"refused: client {kv.get('client', '?')}, "
+                           f"server {kv.get('server', '?')}")
+            rows.append(row)
+            continue
+        try:
+            n = int(kv["n"])
+            c = [reading(x) for x in kv["client"].split("/")]
+            sv = [reading(x) for x in kv["server"].split("/")]
+        except (KeyError, ValueError):
+            sys.exit(f"report.py: malformed BENCH-MEM line: {line.strip()}")
+        credits = int(kv.get("credits", 0))
+        for side, (before, during, after) in (("client", c), ("server", sv)):
+            row[f"{side}_kib"] = round((before[0] - during[0]) / n)
+            row[f"{side}_slab_kib"] = round((during[1] - before[1]) / n)
+            row[f"{side}_vmalloc_kib"] = round((during[2] - before[2]) / n)
+            row[f"{side}_left_kib"] = round((before[0] - after[0]) / n)
+            # Against the goal: credits x threshold (1.0 would be
+            # exactly one buffer of the threshold per credit)
+            row[f"{side}_per_credit_buffer"] = (
+                round(row[f"{side}_kib"] * 1024 / (credits * int(size)), 2)
+                if credits else 0)
+        row.update(n=n, credits=credits, note="")
+        rows.append(row)
     # What grows with the threshold, apart from what every connection
     # takes: the growth over the smallest threshold measured for that
     # rpcrdma.ko, per credit and octet of threshold growth (the goal is
