@@ -17,7 +17,7 @@
 #           memory of ours at 1 and 64 KiB; checks that the plumbing
 #           works and that 64 KiB needs fewer read chunks than 1 KiB for
 #           8 KiB writes (a smoke test, never a speed test)
-#   mem:    the memory runs of full alone (about 8 minutes)
+#   mem:    the memory runs of full alone (about 4 minutes)
 #
 # Environment: as run.sh (E2E_KERNEL, KVER_<K>, MODROOT_<K>,
 # RPCRDMA_OURS_<K>, RPCRDMA_CM), set by scripts/bench.sh.
