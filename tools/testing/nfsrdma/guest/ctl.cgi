@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The bench's control channel to the server VM of a two-host run: a CGI
-# script of busybox httpd, which the server's init starts on port 8080
-# when e2e.bench is set (plain HTTP over the VMs' private link). The
-# client asks, with wget, http://192.0.2.1:8080/cgi-bin/ctl?REQUEST:
+# The control channel to the server VM of a two-host run: a CGI script
+# of busybox httpd, which the server's init starts on port 8080 (plain
+# HTTP over the VMs' private link). The client's scenarios ask, with
+# wget (lib.sh's ctl), http://192.0.2.1:8080/cgi-bin/ctl?REQUEST:
 #   size=N     set nfsd's max_req_size (new connections take it); prints
 #              "ok N" or "refused N" with the value in force
 #   addrs=N    add 192.0.2.11 .. 192.0.2.(10+N) to eth0, so that N NFSv3
@@ -12,6 +12,10 @@
 #   mem        drop caches, then print guest/lib.sh mem_now's readings
 #   qps        how many RC queue pairs the kernel holds (one per connection)
 #   credits    nfsd's max_requests
+#   accepts-on record nfsd's svcrdma_cm_accept events from now on
+#              (earlier ones are dropped); "ok", or "none" on a module
+#              without the tracepoint
+#   accepts    the events recorded since accepts-on, one a line
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 . /e2e/lib.sh
 S=/proc/sys/sunrpc/svc_rdma
@@ -37,6 +41,16 @@ qps)
 	rc_qps ;;
 credits)
 	cat $S/max_requests ;;
+accepts-on)
+	T=/sys/kernel/tracing
+	if echo 1 >$T/events/rpcrdma/svcrdma_cm_accept/enable 2>/dev/null; then
+		echo >$T/trace
+		echo ok
+	else
+		echo none
+	fi ;;
+accepts)
+	grep svcrdma_cm_accept /sys/kernel/tracing/trace ;;
 *)
 	echo "unknown request" ;;
 esac

@@ -61,6 +61,16 @@ jget() {
 	sed -n "s/.*\"$1\": \(\"[^\"]*\"\|[^,}]*\).*/\1/p" | head -n 1 | tr -d '"'
 }
 
+# ctl REQUEST: the answer of the server VM of a two-host run, through
+# its control channel (guest/ctl.cgi; three tries). Called in $(...),
+# where fail cannot end the scenario, so callers check for an answer.
+E2E_CTL=http://$E2E_SERVER:8080/cgi-bin/ctl
+ctl() {
+	local url="$E2E_CTL?$1"
+	wget -q -O - "$url" 2>/dev/null || { sleep 1 && wget -q -O - "$url" 2>/dev/null; } ||
+		{ sleep 2 && wget -q -O - "$url" 2>/dev/null; }
+}
+
 is_mounted() { grep -q " $1 " /proc/mounts; }
 
 nfsd_running() { [ "$(cat /proc/fs/nfsd/threads 2>/dev/null)" -gt 0 ] 2>/dev/null; }

@@ -12,13 +12,6 @@
 # BENCH-MEM line per threshold for report.py.
 R=/proc/sys/sunrpc
 [ "$E2E_ROLE" = client ] || fail "bench-mem runs in the client VM of a two-host run"
-CTL=http://$E2E_SERVER:8080/cgi-bin/ctl
-# ctl REQUEST: the server's answer (three tries); called in $(...),
-# where fail cannot end the scenario, so callers check for an answer
-ctl() {
-	wget -q -O - "$CTL?$1" 2>/dev/null || { sleep 1 && wget -q -O - "$CTL?$1" 2>/dev/null; } ||
-		{ sleep 2 && wget -q -O - "$CTL?$1" 2>/dev/null; }
-}
 N=4
 KIBS="1 4 16 64 256"
 [ "$E2E_BENCH" = quick ] && KIBS="1 64"
@@ -49,7 +42,7 @@ disconnect() {
 		run umount /mnt/mem$i
 		i=$((i + 1))
 	done
-	wait_for "nfsd to close the connections" 20 sh -c "[ \"\$(wget -q -O - '$CTL?qps')\" = 0 ]"
+	wait_for "nfsd to close the connections" 20 sh -c "[ \"\$(wget -q -O - '$E2E_CTL?qps')\" = 0 ]"
 }
 
 # One round first, not measured: what the first mounts set up once
