@@ -24,6 +24,7 @@ OUT   ?= $(CURDIR)/out
 export BUILD OUT
 
 TOOL_DIR := tools/net/sunrpc/rpcrdma-cm
+WIRESHARK_DIR := tools/net/sunrpc/wireshark
 
 .DEFAULT_GOAL := all
 
@@ -96,6 +97,28 @@ kunit-san: tree-mainline
 ## tools-check: test rpcrdma-cm
 tools-check: tools
 	@$(TOOL_DIR)/test-rpcrdma-cm.sh $(TOOL_DIR)/rpcrdma-cm
+
+## wireshark: build the Wireshark plugin that decodes RFC 8797 CM Private Data (needs wireshark-dev)
+wireshark:
+	@$(MAKE) -s -C $(WIRESHARK_DIR)
+
+## install-wireshark: install that plugin for the current user (~/.local/lib/wireshark/plugins/<version>/epan)
+install-wireshark:
+	@$(MAKE) -s -C $(WIRESHARK_DIR) install
+
+## uninstall-wireshark: remove it again
+uninstall-wireshark:
+	@$(MAKE) -s -C $(WIRESHARK_DIR) uninstall
+
+## wireshark-check: test the plugin with tshark on crafted captures and the sample capture
+wireshark-check:
+	@$(MAKE) -s -C $(WIRESHARK_DIR) check
+
+## wireshark-sample: make the plugin's sample.pcap again: the CM messages of the wire-ours run on 6.12
+wireshark-sample: modules tools
+	@E2E_KERNEL=6.12 E2E_KEEP_CAPTURE=1 scripts/e2e.sh wire-ours
+	@tshark -r $(BUILD)/e2e/6.12/wire-ours.pcap -Y 'infiniband.mad.mgmtclass == 0x07' \
+		-w $(WIRESHARK_DIR)/sample.pcap
 
 ## e2e: NFS over soft-RoCE in qemu (RUNS="single-ours ..." to pick runs, KERNEL=7.3 to boot 7.3)
 KERNEL ?= $(or $(E2E_KERNEL),6.12)
@@ -174,6 +197,7 @@ clean:
 	rm -rf --one-file-system $(BUILD)/module $(BUILD)/module-mainline $(BUILD)/static-* $(BUILD)/patchset-check-* \
 		$(BUILD)/fresh-root/root $(BUILD)/fresh-root/project $(OUT)
 	@$(MAKE) -s -C $(TOOL_DIR) clean
+	@$(MAKE) -s -C $(WIRESHARK_DIR) clean
 
 ## distclean: also remove the kernel tree and the KUnit build
 distclean: clean
@@ -184,5 +208,6 @@ help:
 
 .PHONY: all demo deps deps-mainline deps-test fresh-root tree tree-mainline tree-6.12 refresh \
 	modules modules-mainline tools kunit kunit-6.12 kunit-san tools-check e2e e2e-interop bench fuzz static \
+	wireshark install-wireshark uninstall-wireshark wireshark-check wireshark-sample \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
 	check check-full clean distclean help

@@ -27,7 +27,7 @@ TOOLS=(build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
        librdmacm-dev libibverbs-dev ibverbs-utils
        qemu-system-x86 busybox-static rdma-core ibverbs-providers iproute2
        netbase fio gnuplot-nox clang libclang-rt-14-dev dkms
-       python3-docutils mmdebstrap)
+       python3-docutils mmdebstrap tshark wireshark-dev)
 APT_UPDATED=
 VER=
 DOWNGRADE=
