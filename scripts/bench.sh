@@ -11,6 +11,8 @@
 
 . "$(dirname "$0")/lib.sh"
 export E2E_KERNEL=${BENCH_KERNEL:-6.12}
+# Recording the link would cost the measured runs time and disk
+export E2E_CAPTURE=0
 out=$OUT/bench
 work=$BUILD/bench/$E2E_KERNEL
 [ "${1:-}" = --quick ] && out=$OUT/bench-quick

@@ -22,6 +22,8 @@
 #   E2E_SERVER_SYSCTL  KEY=VALUE,... sysctls the server VM of a two-host
 #                   run sets before nfsd starts (sunrpc.svc_rdma.max_req_size=32768)
 #   E2E_KERNEL      the kernel of runs that name none (default 6.12)
+#   E2E_CAPTURE     0: do not record two-host links (the bench's runs)
+#   E2E_KEEP_CAPTURE  1: keep the capture of a run that passed too
 #   KVER_<K>, MODROOT_<K>, RPCRDMA_OURS_<K>  for each kernel K (6_12,
 #                   7_3): its release, the root of its lib/modules, our
 #                   rpcrdma.ko for it; RPCRDMA_CM. scripts/lib.sh
@@ -36,6 +38,13 @@ OUTDIR=${E2E_OUT:?}
 DEFAULT_KERNEL=${E2E_KERNEL:-6.12}
 VM_TIMEOUT=${E2E_VM_TIMEOUT:-900}
 SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-300}
+CAPTURE=${E2E_CAPTURE:-1}
+# Octets of each frame the capture keeps: a CM MAD over RoCEv2 is 322
+# with Ethernet, all of it; data frames are cut, which keeps a capture
+# of an NFS run small
+CAPTURE_SNAPLEN=512
+TOP=$(cd "$HERE/../../.." && pwd)
+WIRESHARK_PLUGIN_DIR=$TOP/tools/net/sunrpc/wireshark
 PASSED=0
 FAILED=0
 
@@ -200,6 +209,7 @@ show_report() {
 # report RUN SCENARIOS LOG QEMU-STATUS [EXTRA-LOG]: PASS/FAIL lines
 report() {
 	local run=$1 scenarios=$2 logf=$3 rc=$4 extra=${5:-} s f line trouble=
+	local failed0=$FAILED
 	show_report "$logf"
 	for s in $scenarios; do
 		line=$(tr -d '\r' <"$logf" | grep -m1 "^E2E-RESULT $s " || true)
@@ -230,7 +240,11 @@ report() {
 		# would end tr with SIGPIPE on a long log, and pipefail the run
 		grep -m1 -A20 -E "$KERNEL_TROUBLE" "$f" | tr -d '\r' | sed 's/^/    /'
 	done
-	if [ -n "$extra" ] && ! grep -q '^E2E-SERVER-READY' "$extra"; then
+	# A client done before the server's init got as far as saying it
+	# is ready (7.3's nfsd start can take longer than a short run) is
+	# no trouble; it is worth showing only when something failed
+	if [ -n "$extra" ] && [ "$FAILED" -gt "$failed0" ] &&
+	   ! grep -q '^E2E-SERVER-READY' "$extra"; then
 		echo "     the server VM never became ready: $(grep -m1 '^E2E-SERVER-FAILED' "$extra" |
 			tr -d '\r' | grep . || echo 'no reason in its log')"
 		show_tail "$extra"
@@ -247,17 +261,43 @@ run_single() {
 	report "$name" "$scenarios" "$logf" "$rc"
 }
 
+# wire_check RUN PCAP CLIENT-LOG: the Wireshark dissector's reading of
+# the capture against both kernels' views (wire-check.py), as one more
+# result of the run, RUN/wire-dissector
+wire_check() {
+	local out rc=0
+	if ! out=$(make -s -C "$WIRESHARK_PLUGIN_DIR" 2>&1); then
+		echo "FAIL $1/wire-dissector: the plugin did not build: $out"
+		FAILED=$((FAILED + 1))
+		return
+	fi
+	out=$(python3 "$HERE/wire-check.py" "$2" "$3" "$WIRESHARK_PLUGIN_DIR/rpcrdma_cm.so" 2>&1) || rc=$?
+	if [ "$rc" = 0 ]; then
+		echo "PASS $1/wire-dissector"
+		PASSED=$((PASSED + 1))
+	else
+		echo "FAIL $1/wire-dissector: $(grep -m1 -e '^# first mismatch: ' <<<"$out" |
+			sed 's/^# first mismatch: //' | grep . || tail -n 1 <<<"$out")"
+		FAILED=$((FAILED + 1))
+	fi
+	sed 's/^/    /' <<<"$out" | grep -v '^    ok ' || true
+}
+
 run_two_host() {
 	local name=$1 cmod=$2 smod=$3 scenarios=$4
 	local clog=$OUTDIR/$name-client.log slog=$OUTDIR/$name-server.log
-	local sock=$OUTDIR/$name.sock spid cpid rc=0 i=0
+	local sock=$OUTDIR/$name.sock pcap=$OUTDIR/$name.pcap spid cpid rc=0 i=0
+	local failed0=$FAILED capture=()
 	log "run $name: client $(kernel_of "$cmod")/$(module_of "$cmod"), server $(kernel_of "$smod")/$(module_of "$smod") (logs $clog, $slog)"
-	rm -f "$sock"
+	rm -f "$sock" "$pcap"
+	# The link, both ways, as the server's end sees it
+	[ "$CAPTURE" = 0 ] ||
+		capture=(-object "filter-dump,id=cap0,netdev=n0,file=$pcap,maxlen=$CAPTURE_SNAPLEN")
 	# The VMs' only link: a qemu stream netdev over a Unix socket
 	start_vm "$(kernel_of "$smod")" "$slog" 1 768 \
 		"$(append_for server "$smod" "" "$smod")${E2E_SERVER_SYSCTL:+ e2e.sysctl=$E2E_SERVER_SYSCTL}" \
 		-nic none -netdev "stream,id=n0,server=on,addr.type=unix,addr.path=$sock" \
-		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:01
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:01 "${capture[@]}"
 	spid=$VM_PID
 	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	start_vm "$(kernel_of "$cmod")" "$clog" 1 768 \
@@ -282,6 +322,17 @@ run_two_host() {
 	rm -f "$sock"
 	VM_PIDS=()
 	report "$name" "$scenarios" "$clog" "$rc" "$slog"
+	if [[ " $scenarios " == *" wire-capture "* ]] &&
+	   tr -d '\r' <"$clog" | grep -q '^E2E-RESULT wire-capture PASS'; then
+		wire_check "$name" "$pcap" "$clog"
+	fi
+	if [ -f "$pcap" ]; then
+		if [ "$FAILED" -gt "$failed0" ]; then
+			echo "     the capture of the link between the VMs: $pcap"
+		elif [ "${E2E_KEEP_CAPTURE:-0}" != 1 ]; then
+			rm -f "$pcap"
+		fi
+	fi
 }
 
 # run_times RUN SECONDS: how long the run and each of its scenarios took
