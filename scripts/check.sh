@@ -9,21 +9,27 @@
 # verifies the patch series patch by patch (checkpatch, git am, build,
 # sparse, W=1, kernel-doc, rst). Every step runs even when an earlier
 # one failed, except that nothing can run without the base packages and
-# the tree. Ends with an "N passed, N failed" line.
+# the tree. Every step prints KTAP (or is one case); the summary nests
+# them all in one KTAP document, build/check-logs/check.ktap, and ends
+# with "check: N passed, N failed", counted from it.
 
 . "$(dirname "$0")/lib.sh"
 
-PASSED=0
-FAILED=0
-FAILURES=()
 LOGDIR=$BUILD/check-logs
+# One line per step, in order: NAME, "ok" or "not ok", the reason, the
+# file holding the step's own KTAP (or nothing: the step is one case),
+# separated by US (0x1f): tabs would merge empty fields on reading
+RESULTS=$LOGDIR/results
+US=$'\x1f'
+
 
 # took NAME START: note how long a step ran (in $LOGDIR/times, shown in
 # the summary, so a slow step is plain to see)
 took() { echo "$1 $((SECONDS - $2))" >>"$LOGDIR/times"; }
 
-pass() { PASSED=$((PASSED + ${2:-1})); }
-fail() { FAILED=$((FAILED + ${2:-1})); FAILURES+=("$1"); }
+# pass NAME, fail NAME REASON: a step that is a single test case
+pass() { echo "$1${US}ok${US}${US}" >>"$RESULTS"; }
+fail() { echo "$1${US}not ok${US}$(printf %s "${2:-failed}" | tr '\n#\037' ' : ')${US}" >>"$RESULTS"; }
 
 # step NAME CMD...: run a step, show its output, keep a log
 step() {
@@ -38,45 +44,44 @@ step() {
 	return "$rc"
 }
 
-# Add the counts of a runner's "N passed, N failed" line to ours (the
-# last one, or with PREFIX the last one that starts with "PREFIX: ")
-count_runner() {
-	local name=$1 line p f
-	line=$(grep -E "^${2:+$2: }.*[0-9]+ passed, [0-9]+ failed" "$LOGDIR/$name.log" | tail -n 1 || true)
-	[ -n "$line" ] || { fail "$name (no result line)"; return; }
-	p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+')
-	f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+')
-	pass "$name" "$p"
-	[ "$f" = 0 ] || fail "$name" "$f"
-}
-
-# Add the results of a step that prints KTAP: "ok" lines pass (a
-# "# SKIP" neither passes nor fails), "not ok" lines fail, and a step
-# that ran fewer tests than its plan, or printed none, failed
+# count_ktap NAME [KTAP-FILE [EXIT-STATUS]]: a step whose log (or
+# KTAP-FILE) holds KTAP: its cases become make check's, nested under
+# the step. It failed if a case failed, if it ran fewer cases than its
+# plan (or printed none), or if it exited non-zero after all its cases
+# passed.
 count_ktap() {
-	local name=$1 log=$LOGDIR/$1.log plan p s f
-	plan=$(grep -m1 -E '^1\.\.[0-9]+$' "$log" | cut -c4- || true)
-	p=$(grep -E '^ok [0-9]+ ' "$log" | grep -vc ' # SKIP' || true)
-	s=$(grep -E '^ok [0-9]+ ' "$log" | grep -c ' # SKIP' || true)
-	f=$(grep -cE '^not ok [0-9]+ ' "$log" || true)
-	[ "$p" = 0 ] || pass "$name" "$p"
-	[ "$f" = 0 ] || fail "$name" "$f"
-	if [ -z "$plan" ] || [ $((p + s + f)) != "$plan" ]; then
-		fail "$name (ran $((p + s + f)) of ${plan:-no plan})"
+	local name=$1 file=${2:-$LOGDIR/$1.log} rc=${3:-0} p s f complete first reason=
+	if [ ! -s "$file" ]; then
+		fail "$name" "no KTAP output"
+		return
+	fi
+	read -r p s f complete < <(awk -f "$TOP/scripts/ktap-count.awk" "$file")
+	first=$(grep -m1 -E '^ *not ok [0-9]+ ' "$file" | sed -E 's/^ *not ok [0-9]+ //' || true)
+	if [ "$f" != 0 ]; then
+		reason="$f of $((p + s + f)) cases failed, the first: $first"
+	elif [ "$complete" != 1 ]; then
+		reason="ran fewer cases than its plan, or none"
+	elif [ "$rc" != 0 ]; then
+		reason="exit status $rc after its cases passed"
+	fi
+	if [ -z "$reason" ]; then
+		echo "$name${US}ok${US}${US}$file" >>"$RESULTS"
+	else
+		echo "$name${US}not ok${US}$(printf %s "$reason" | tr '\n#\037' ' : ')${US}$file" >>"$RESULTS"
 	fi
 }
 
-# kunit.py ends with "Ran N tests: passed: P[, failed: F][, crashed: C]..."
-# and leaves out the counts that are zero.
+# The KTAP kunit.py read from the kernel: its raw log, test.log in the
+# build directory (scripts/kunit.sh removes it first, so that an old
+# one never stands in for a run that did not happen)
 count_kunit() {
-	local name=$1 line p f
-	line=$(grep -E 'Ran [0-9]+ tests?:' "$LOGDIR/$name.log" | tail -n 1 || true)
-	[ -n "$line" ] || { fail "$name (no result line)"; return; }
-	p=$(awk -F'passed: ' 'NF > 1 { print $2 + 0 }' <<<"$line")
-	f=$({ grep -oE '(failed|crashed|errors): [0-9]+' <<<"$line" || true; } |
-		awk '{ n += $2 } END { print n + 0 }')
-	pass "$name" "${p:-0}"
-	[ "$f" = 0 ] || fail "$name" "$f"
+	local name=$1 build=$2 rc=$3
+	if [ -s "$build/test.log" ]; then
+		cp "$build/test.log" "$LOGDIR/$name.ktap"
+		count_ktap "$name" "$LOGDIR/$name.ktap" "$rc"
+	else
+		fail "$name" "kunit.py ran no tests (exit status $rc)"
+	fi
 }
 
 # check_vermagic [mainline]: our rpcrdma.ko carries the vermagic of the
@@ -111,34 +116,36 @@ check_vermagic() {
 }
 
 # check_stock_fails KERNEL: the server scenarios must fail against the
-# stock rpcrdma.ko of KERNEL, each for the reason stock.expect gives it:
-# one counts as passed here only if its FAIL line says that reason.
+# stock rpcrdma.ko of KERNEL, each for the reason stock.expect gives it.
+# Prints KTAP: a scenario is "ok" here only if its "not ok" line in the
+# run says that reason. The run's own output comes first, as diagnostics.
 check_stock_fails() {
 	local dir=$TOP/tools/testing/nfsrdma raw=$LOGDIR/e2e-stock-$1.raw
-	local s re line n=0 bad=0
+	local s re line scenarios
 	E2E_KERNEL=$1 E2E_RUNS_FILE=$dir/stock.runs "$TOP/scripts/e2e.sh" >"$raw" 2>&1 || true
-	cat "$raw"
-	echo "--- stock $1: each failure against its expected reason"
-	for s in $(awk '!/^#/ && NF > 4 { for (i = 5; i <= NF; i++) print $i }' "$dir/stock.runs"); do
+	sed 's/^/# /' "$raw"
+	scenarios=$(awk '!/^#/ && NF > 4 { for (i = 5; i <= NF; i++) print $i }' "$dir/stock.runs")
+	# A stock.runs that yields no scenario proves nothing
+	if [ -z "$scenarios" ]; then
+		ktap_plan 1
+		ktap_not_ok "stock $1" "no scenarios in stock.runs"
+		return 0
+	fi
+	ktap_plan "$(wc -w <<<"$scenarios")"
+	for s in $scenarios; do
 		re=$(awk -v s="$s" '$1 == s { sub(/^[^ ]+ +/, ""); print; exit }' "$dir/stock.expect")
-		line=$(grep -m1 -E "^[A-Z]+ single-stock/${s}(:| |\$)" "$raw" || true)
+		line=$(grep -m1 -E "^  (not )?ok [0-9]+ ${s}( #|\$)" "$raw" || true)
 		if [ -z "$re" ]; then
-			echo "stock $1: $s has no reason in stock.expect"
-			bad=$((bad + 1))
-		elif [ "${line%% *}" != FAIL ]; then
-			echo "stock $1: $s did not fail against the stock module: ${line:-no result}"
-			bad=$((bad + 1))
-		elif grep -qE -- "$re" <<<"${line#FAIL single-stock/$s: }"; then
-			echo "stock $1: $s failed for the expected reason: ${line#FAIL single-stock/$s: }"
-			n=$((n + 1))
+			ktap_not_ok "stock $1 $s" "no reason in stock.expect"
+		elif [ "${line#  not ok }" = "$line" ]; then
+			ktap_not_ok "stock $1 $s" "did not fail against the stock module: ${line:-no result}"
+		elif grep -qE -- "$re" <<<"${line#* # }"; then
+			ktap_ok "stock $1 $s" "failed for the expected reason: ${line#* # }"
 		else
-			echo "stock $1: $s failed, but not for the expected reason /$re/: ${line#FAIL single-stock/$s: }"
-			bad=$((bad + 1))
+			ktap_not_ok "stock $1 $s" "failed, but not for the expected reason /$re/: ${line#* # }"
 		fi
 	done
-	# A stock.runs that yields no scenario proves nothing
-	[ $((n + bad)) -gt 0 ] || { echo "stock $1: no scenarios in stock.runs"; bad=1; }
-	echo "e2e-stock-$1: $n passed, $bad failed"
+	ktap_finish "e2e-stock-$1" || true
 }
 
 # make check-full (FULL=1): the storm scenario at 1000 connects per
@@ -192,7 +199,7 @@ stop_lanes() {
 		kill -TERM -- "-$pid" 2>/dev/null || true
 	done
 	wait
-	fail "interrupted"
+	fail interrupted "make check was interrupted"
 	summary
 }
 
@@ -286,11 +293,12 @@ fresh_root_skipped() {
 main() {
 	local rc=0 before s name base dir dpid
 	mkdir -p "$LOGDIR"
-	rm -f "$LOGDIR/times"
+	rm -f "$LOGDIR/times" "$RESULTS" "$LOGDIR"/*.ktap
 
-	step deps make -s -C "$TOP" deps || { fail deps; summary; }
+	step deps make -s -C "$TOP" deps || { fail deps "see $LOGDIR/deps.log"; summary; }
 	pass deps
-	step deps-mainline make -s -C "$TOP" deps-mainline || { fail deps-mainline; summary; }
+	step deps-mainline make -s -C "$TOP" deps-mainline ||
+		{ fail deps-mainline "see $LOGDIR/deps-mainline.log"; summary; }
 	pass deps-mainline
 	# Every way deps can stop, with stand-ins for apt and dpkg. It
 	# needs no tree, so it runs beside the unpacking of the two trees,
@@ -302,33 +310,33 @@ main() {
 	step tree make -s -C "$TOP" tree || rc=1
 	wait "$dpid" || true
 	show_lanes deps-test
-	count_ktap deps-test
-	[ "$rc" = 0 ] || { fail tree; summary; }
+	count_ktap deps-test "" "$(rc_of deps-test)"
+	[ "$rc" = 0 ] || { fail tree "see $LOGDIR/tree.log"; summary; }
 	pass tree
 
 	# KUnit under UML on mainline (7.3); 6.12's runs beside the lanes
-	before=$FAILED
 	rc=0
-	SERIES_BASE=mainline KUNIT_BUILD=$BUILD/kunit step kunit "$TOP/scripts/kunit.sh" || rc=1
-	count_kunit kunit
-	[ "$rc" = 0 ] || [ "$FAILED" -gt "$before" ] || fail kunit
+	SERIES_BASE=mainline KUNIT_BUILD=$BUILD/kunit step kunit "$TOP/scripts/kunit.sh" || rc=$?
+	count_kunit kunit "$BUILD/kunit" "$rc"
 
 	if step modules make -s -C "$TOP" modules && step vermagic check_vermagic; then
 		pass modules
 	else
-		fail modules
+		fail modules "see $LOGDIR/modules.log and vermagic.log"
 	fi
 	if step modules-mainline make -s -C "$TOP" modules-mainline &&
 	   step vermagic-mainline check_vermagic mainline; then
 		pass modules-mainline
 	else
-		fail modules-mainline
+		fail modules-mainline "see $LOGDIR/modules-mainline.log and vermagic-mainline.log"
 	fi
 
-	step tools-check make -s -C "$TOP" tools-check || true
-	count_runner tools-check
-	step wireshark-check make -s -C "$TOP" wireshark-check || true
-	count_ktap wireshark-check
+	rc=0
+	step tools-check make -s -C "$TOP" tools-check || rc=$?
+	count_ktap tools-check "" "$rc"
+	rc=0
+	step wireshark-check make -s -C "$TOP" wireshark-check || rc=$?
+	count_ktap wireshark-check "" "$rc"
 
 	# Two lanes side by side (and in check-full KUnit on 6.12 at the
 	# lowest priority beside them). Most of the lanes' steps boot one
@@ -347,58 +355,60 @@ main() {
 	in_lanes lane_one lane_two $KUNIT_6_12
 	if [ -n "$KUNIT_6_12" ]; then
 		show_lanes kunit-6.12
-		before=$FAILED
-		count_kunit kunit-6.12
-		[ "$(rc_of kunit-6.12)" = 0 ] || [ "$FAILED" -gt "$before" ] ||
-			fail "kunit-6.12 (exit status $(rc_of kunit-6.12))"
+		count_kunit kunit-6.12 "$BUILD/kunit-6.12" "$(rc_of kunit-6.12)"
 	fi
 	show_lanes $LANE_STEPS
-	count_runner e2e
-	count_runner e2e-7.3
-	count_runner e2e-stock e2e-stock-6.12
-	count_runner e2e-stock-7.3 e2e-stock-7.3
-	# A script that died after its last check still counts as failed
-	for name in install dkms dkms-7.3; do
-		before=$FAILED
-		count_runner "$name" "$name"
-		rc=$(rc_of "$name")
-		[ "$rc" = 0 ] || [ "$FAILED" -gt "$before" ] || fail "$name (exit status $rc)"
+	# A script that died after its last case still counts as failed
+	for name in e2e e2e-stock install dkms bench-quick e2e-interop fuzz-smoke \
+		    e2e-7.3 e2e-stock-7.3 dkms-7.3 fresh-root; do
+		count_ktap "$name" "" "$(rc_of "$name")"
 	done
-	if [ "$(rc_of bench-quick)" = 0 ]; then
-		pass bench-quick
-	else
-		fail bench-quick
-	fi
-	count_runner fuzz-smoke
-	count_runner e2e-interop
-	count_ktap fresh-root
 
 	show_lanes patchset patchset-6.12
 	for name in patchset patchset-6.12; do
 		if [ "$(rc_of "$name")" = 0 ]; then
 			pass "$name"
 		else
-			fail "$name (exit status $(rc_of "$name"))"
+			fail "$name" "exit status $(rc_of "$name"): $(grep -m1 -E '^(ERROR|FAIL)' \
+				"$LOGDIR/$name.log" 2>/dev/null || echo "see $LOGDIR/$name.log")"
 		fi
 	done
 
 	if [ -n "${FULL:-}" ] && [ -z "${FRESH_ROOT_INSIDE:-}" ]; then
-		step fresh-root-check "$TOP/scripts/fresh-root.sh" check || true
-		count_ktap fresh-root-check
+		rc=0
+		step fresh-root-check "$TOP/scripts/fresh-root.sh" check || rc=$?
+		count_ktap fresh-root-check "" "$rc"
 	fi
 
 	summary
 }
 
+# The summary: make check's own KTAP, one test per step with the step's
+# cases nested in it, then the counts of those cases
 summary() {
+	local name res reason file n=0 total p s f complete
 	printf '\n=== summary\n'
 	[ ! -s "$LOGDIR/times" ] ||
 		awk '{ printf "# time %s: %dm%02ds\n", $1, $2 / 60, $2 % 60 }' "$LOGDIR/times"
 	echo "# time make check: $((SECONDS / 60))m$((SECONDS % 60))s"
-	[ "${#FAILURES[@]}" = 0 ] || printf 'failed: %s\n' "${FAILURES[@]}"
-	echo "logs: $LOGDIR"
-	echo "check: $PASSED passed, $FAILED failed"
-	[ "$FAILED" = 0 ] && exit 0
+	echo "# logs: $LOGDIR"
+	total=$(wc -l <"$RESULTS" 2>/dev/null || echo 0)
+	{
+		echo "KTAP version 1"
+		echo "1..$total"
+		while IFS=$US read -r name res reason file; do
+			n=$((n + 1))
+			[ -z "$file" ] || grep -E '^ *(KTAP version [0-9]+|1\.\.[0-9]+|(not )?ok [0-9]+( .*)?)$' "$file" |
+				sed 's/^/  /' || true
+			echo "$res $n $name${reason:+ # $reason}"
+		done <"$RESULTS"
+	} >"$LOGDIR/check.ktap"
+	# The steps, not every case: each step's log has those
+	grep -E '^(not )?ok [0-9]+ ' "$LOGDIR/check.ktap" || true
+	read -r p s f complete < <(awk -f "$TOP/scripts/ktap-count.awk" "$LOGDIR/check.ktap")
+	echo "# KTAP of every case: $LOGDIR/check.ktap"
+	echo "check: $p passed, $f failed"
+	[ "$f" = 0 ] && [ "$p" -gt 0 ] && exit 0
 	exit 1
 }
 

@@ -187,8 +187,9 @@ check() {
 	*) cp "$SYSROOT$installed" "$ko" ;;
 	esac
 	export "RPCRDMA_OURS_${kernel//./_}=$ko"
+	# The run's own KTAP, as diagnostics of this one
 	if E2E_RUNS_FILE=$TOP/tools/testing/nfsrdma/dkms.runs \
-		"$TOP/tools/testing/nfsrdma/run.sh"; then
+		"$TOP/tools/testing/nfsrdma/run.sh" 2>&1 | sed 's/^/# /'; then
 		expect "VM of $kernel: mount with the installed module" ok ok
 	else
 		expect "VM of $kernel: mount with the installed module" failed ok

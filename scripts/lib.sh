@@ -160,29 +160,51 @@ private_apt() {
 		-o Debug::NoLocking=true "$@"
 }
 
-# KTAP, as kselftest prints it: ktap_plan N, then one ktap_ok NAME
-# [NOTE], ktap_not_ok NAME REASON or ktap_skip NAME REASON a test, and
-# ktap_finish WHO, which prints "# WHO: P passed, F failed[, S
-# skipped]" and fails if any did
+# KTAP (Documentation/dev-tools/ktap.rst), the one result format of
+# every runner here: ktap_plan N, then one ktap_ok NAME [NOTE],
+# ktap_not_ok NAME REASON or ktap_skip NAME REASON a test, and
+# ktap_finish WHO, which prints "# WHO: P passed, F failed[, S skipped]"
+# and fails if any did. A runner that cannot count its tests up front
+# skips ktap_plan: its first result prints the version line, and
+# ktap_finish the plan.
 KTAP_N=0
 KTAP_FAILED=0
 KTAP_SKIPPED=0
-ktap_plan() { printf 'KTAP version 1\n1..%s\n' "$1"; }
-ktap_ok() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $1${2:+ ($2)}"; }
+KTAP_HEADER=
+KTAP_PLANNED=
+ktap_header() {
+	if [ -z "$KTAP_HEADER" ]; then
+		echo "KTAP version 1"
+		KTAP_N=0 KTAP_FAILED=0 KTAP_SKIPPED=0 KTAP_PLANNED=
+	fi
+	KTAP_HEADER=1
+}
+ktap_plan() { ktap_header; KTAP_PLANNED=1; echo "1..$1"; }
+ktap_ok() {
+	ktap_header
+	KTAP_N=$((KTAP_N + 1))
+	echo "ok $KTAP_N $(tr '#' _ <<<"$1${2:+ ($2)}")"
+}
 ktap_not_ok() {
+	ktap_header
 	KTAP_N=$((KTAP_N + 1))
 	KTAP_FAILED=$((KTAP_FAILED + 1))
 	echo "not ok $KTAP_N $1 # ${2//$'\n'/ }"
 }
 ktap_skip() {
+	ktap_header
 	KTAP_N=$((KTAP_N + 1))
 	KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
 	echo "ok $KTAP_N $1 # SKIP $2"
 }
 ktap_finish() {
 	local skipped=
+	ktap_header
+	[ -n "$KTAP_PLANNED" ] || echo "1..$KTAP_N"
 	[ "$KTAP_SKIPPED" = 0 ] || skipped=", $KTAP_SKIPPED skipped"
 	echo "# $1: $((KTAP_N - KTAP_FAILED - KTAP_SKIPPED)) passed, $KTAP_FAILED failed$skipped"
+	# the next document starts afresh
+	KTAP_HEADER=
 	[ "$KTAP_FAILED" = 0 ]
 }
 
@@ -304,21 +326,15 @@ doc_problems() {
 	rst_problems "$to" "${docs[@]}"
 }
 
-# A checking script's verdicts: expect WHAT ACTUAL EXPECTED prints
-# "$CHECK_NAME: ok WHAT" or "... FAIL WHAT: ..." and counts it;
-# expect_summary prints the "N passed, N failed" line and fails if any did
-CHECK_PASSED=0
-CHECK_FAILED=0
+# A checking script's verdicts, as KTAP: expect WHAT ACTUAL EXPECTED is
+# one test, "ok N WHAT" or "not ok N WHAT # expected ..., got ...";
+# expect_summary ends the KTAP ("# $CHECK_NAME: N passed, N failed")
+# and fails if any did
 expect() {
 	if [ "$2" = "$3" ]; then
-		echo "$CHECK_NAME: ok $1"
-		CHECK_PASSED=$((CHECK_PASSED + 1))
+		ktap_ok "$1"
 	else
-		echo "$CHECK_NAME: FAIL $1: expected '$3', got '$2'"
-		CHECK_FAILED=$((CHECK_FAILED + 1))
+		ktap_not_ok "$1" "expected '$3', got '$2'"
 	fi
 }
-expect_summary() {
-	echo "$CHECK_NAME: $CHECK_PASSED passed, $CHECK_FAILED failed"
-	[ "$CHECK_FAILED" = 0 ]
-}
+expect_summary() { ktap_finish "$CHECK_NAME"; }

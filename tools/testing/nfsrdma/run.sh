@@ -6,8 +6,12 @@
 # Boot Debian's 6.12 or 7.3 kernel in qemu (TCG, no NIC to the outside)
 # with our rpcrdma.ko or the stock one, and run NFS-over-soft-RoCE
 # scenarios in it. The runs are listed in the file "runs" beside this
-# script; with no argument all of them run. Each scenario is reported as
-# PASS or FAIL with its reason; the last line is "e2e: N passed, N failed".
+# script; with no argument all of them run. Prints KTAP: one test per
+# run, whose cases are its scenarios (each with its checks nested, as the
+# guest reported them), "kernel-log" (no kernel splat in the VMs'
+# consoles) and, for a run with wire-capture, "wire-dissector"; a failed
+# case's reason is on its "not ok" line. The last line is "# e2e: N
+# passed, N failed", counting cases.
 #
 # A run's CLIENT and SERVER are "ours" or "stock", booting E2E_KERNEL, or
 # "KERNEL:ours" / "KERNEL:stock" to name the kernel of that VM (6.12 or
@@ -47,6 +51,7 @@ TOP=$(cd "$HERE/../../.." && pwd)
 WIRESHARK_PLUGIN_DIR=$TOP/tools/net/sunrpc/wireshark
 PASSED=0
 FAILED=0
+RUN_N=0
 
 log() { printf '>>> %s\n' "$*" >&2; }
 die() { printf 'run.sh: %s\n' "$*" >&2; exit 2; }
@@ -195,10 +200,12 @@ vm_trouble() {
 	fi
 }
 
+# Console lines as KTAP diagnostics: a guest's own KTAP lines among
+# them must not be read as results of this one
 show_tail() {
-	echo "---- last lines of $1 ----"
-	tail -n 25 "$1" | tr -d '\r' | sed 's/^/    /'
-	echo "----"
+	echo "# ---- last lines of $1 ----"
+	tail -n 25 "$1" | tr -d '\r' | sed 's/^/#     /'
+	echo "# ----"
 }
 
 # The "REPORT:" lines a scenario printed for a person (the demo's)
@@ -206,46 +213,91 @@ show_report() {
 	tr -d '\r' <"$1" | sed -n 's/^REPORT: \{0,1\}/    /p'
 }
 
-# report RUN SCENARIOS LOG QEMU-STATUS [EXTRA-LOG]: PASS/FAIL lines
+# A run's cases, as a KTAP subtest: run_begin COUNT, then case_ok NAME
+# or case_not_ok NAME REASON for each, then run_end RUN
+run_begin() {
+	CASE_N=0
+	RUN_FAILED=0
+	echo "  KTAP version 1"
+	echo "  1..$1"
+}
+case_ok() {
+	CASE_N=$((CASE_N + 1))
+	PASSED=$((PASSED + 1))
+	echo "  ok $CASE_N $1"
+}
+case_not_ok() {
+	CASE_N=$((CASE_N + 1))
+	FAILED=$((FAILED + 1))
+	RUN_FAILED=$((RUN_FAILED + 1))
+	echo "  not ok $CASE_N $1 # $(printf %s "$2" | tr '\n' ' ')"
+}
+run_end() {
+	RUN_N=$((RUN_N + 1))
+	if [ "$RUN_FAILED" = 0 ]; then
+		echo "ok $RUN_N $1"
+	else
+		echo "not ok $RUN_N $1 # $RUN_FAILED of $CASE_N cases failed"
+	fi
+}
+
+# cases_of SCENARIOS: how many cases a run of them has
+cases_of() {
+	local n
+	n=$(($(wc -w <<<"$1") + 1))
+	[[ " $1 " != *" wire-capture "* ]] || n=$((n + 1))
+	echo $n
+}
+
+# guest_checks LOG SCENARIO: the checks the guest nested in SCENARIO's
+# result, one level deeper here
+guest_checks() {
+	tr -d '\r' <"$1" | awk -v s="$2" '
+		$0 == "E2E-BEGIN " s { on = 1; next }
+		on && /^(not )?ok [0-9]+ / { exit }
+		on && /^  (KTAP version 1|1\.\.[0-9]+|(not )?ok [0-9]+( .*)?)$/ { print "  " $0 }'
+}
+
+# report RUN SCENARIOS LOG QEMU-STATUS [EXTRA-LOG]: the run's subtest
+# up to its kernel-log case (run_two_host may add one more)
 report() {
 	local run=$1 scenarios=$2 logf=$3 rc=$4 extra=${5:-} s f line trouble=
-	local failed0=$FAILED
+	run_begin "$(cases_of "$scenarios")"
 	show_report "$logf"
 	for s in $scenarios; do
-		line=$(tr -d '\r' <"$logf" | grep -m1 "^E2E-RESULT $s " || true)
+		guest_checks "$logf" "$s"
+		line=$(tr -d '\r' <"$logf" | grep -m1 -E "^(not )?ok [0-9]+ $s( #|\$)" || true)
 		case "$line" in
-		"E2E-RESULT $s PASS"*)
-			echo "PASS $run/$s"
-			PASSED=$((PASSED + 1)) ;;
-		"E2E-RESULT $s FAIL"*)
-			echo "FAIL $run/$s: ${line#E2E-RESULT $s FAIL }"
-			FAILED=$((FAILED + 1)) ;;
+		"ok "*)
+			case_ok "$s" ;;
+		"not ok "*)
+			case_not_ok "$s" "${line#* # }" ;;
 		*)
 			[ -n "$trouble" ] || trouble=$(vm_trouble "$logf" "$rc")
-			echo "FAIL $run/$s: $trouble"
-			FAILED=$((FAILED + 1)) ;;
+			case_not_ok "$s" "$trouble" ;;
 		esac
 	done
-	if grep -q 'FAIL' <<<"$(tr -d '\r' <"$logf" | grep '^E2E-RESULT')" || [ -n "$trouble" ]; then
-		show_tail "$logf"
-	fi
-	# (a crash already failed the scenarios above)
-	[ -n "$trouble" ] && logf=
+	[ "$RUN_FAILED" = 0 ] || show_tail "$logf"
+	# The consoles hold no kernel splat
+	line=
 	for f in $logf $extra; do
 		line=$(kernel_trouble "$f")
-		[ -n "$line" ] || continue
-		echo "FAIL $run: the kernel reported a problem in ${f##*/}: $line"
-		FAILED=$((FAILED + 1))
+		[ -z "$line" ] || break
+	done
+	if [ -n "$line" ]; then
+		case_not_ok kernel-log "the kernel reported a problem in ${f##*/}: $line"
 		# grep reads the file itself: with "tr |" in front, -m1
 		# would end tr with SIGPIPE on a long log, and pipefail the run
-		grep -m1 -A20 -E "$KERNEL_TROUBLE" "$f" | tr -d '\r' | sed 's/^/    /'
-	done
+		grep -m1 -A20 -E "$KERNEL_TROUBLE" "$f" | tr -d '\r' | sed 's/^/#     /'
+	else
+		case_ok kernel-log
+	fi
 	# A client done before the server's init got as far as saying it
 	# is ready (7.3's nfsd start can take longer than a short run) is
 	# no trouble; it is worth showing only when something failed
-	if [ -n "$extra" ] && [ "$FAILED" -gt "$failed0" ] &&
+	if [ -n "$extra" ] && [ "$RUN_FAILED" -gt 0 ] &&
 	   ! grep -q '^E2E-SERVER-READY' "$extra"; then
-		echo "     the server VM never became ready: $(grep -m1 '^E2E-SERVER-FAILED' "$extra" |
+		echo "# the server VM never became ready: $(grep -m1 '^E2E-SERVER-FAILED' "$extra" |
 			tr -d '\r' | grep . || echo 'no reason in its log')"
 		show_tail "$extra"
 	fi
@@ -259,6 +311,7 @@ run_single() {
 	wait "$VM_PID" || rc=$?
 	VM_PIDS=()
 	report "$name" "$scenarios" "$logf" "$rc"
+	run_end "$name"
 }
 
 # wire_check RUN PCAP CLIENT-LOG: the Wireshark dissector's reading of
@@ -267,27 +320,24 @@ run_single() {
 wire_check() {
 	local out rc=0
 	if ! out=$(make -s -C "$WIRESHARK_PLUGIN_DIR" 2>&1); then
-		echo "FAIL $1/wire-dissector: the plugin did not build: $out"
-		FAILED=$((FAILED + 1))
+		case_not_ok wire-dissector "the plugin did not build: $out"
 		return
 	fi
 	out=$(python3 "$HERE/wire-check.py" "$2" "$3" "$WIRESHARK_PLUGIN_DIR/rpcrdma_cm.so" 2>&1) || rc=$?
 	if [ "$rc" = 0 ]; then
-		echo "PASS $1/wire-dissector"
-		PASSED=$((PASSED + 1))
+		case_ok wire-dissector
 	else
-		echo "FAIL $1/wire-dissector: $(grep -m1 -e '^# first mismatch: ' <<<"$out" |
+		case_not_ok wire-dissector "$(grep -m1 -e '^# first mismatch: ' <<<"$out" |
 			sed 's/^# first mismatch: //' | grep . || tail -n 1 <<<"$out")"
-		FAILED=$((FAILED + 1))
 	fi
-	sed 's/^/    /' <<<"$out" | grep -v '^    ok ' || true
+	grep -v '^ok ' <<<"$out" | sed 's/^/#     /' || true
 }
 
 run_two_host() {
 	local name=$1 cmod=$2 smod=$3 scenarios=$4
 	local clog=$OUTDIR/$name-client.log slog=$OUTDIR/$name-server.log
 	local sock=$OUTDIR/$name.sock pcap=$OUTDIR/$name.pcap spid cpid rc=0 i=0
-	local failed0=$FAILED capture=()
+	local capture=()
 	log "run $name: client $(kernel_of "$cmod")/$(module_of "$cmod"), server $(kernel_of "$smod")/$(module_of "$smod") (logs $clog, $slog)"
 	rm -f "$sock" "$pcap"
 	# The link, both ways, as the server's end sees it
@@ -322,17 +372,21 @@ run_two_host() {
 	rm -f "$sock"
 	VM_PIDS=()
 	report "$name" "$scenarios" "$clog" "$rc" "$slog"
-	if [[ " $scenarios " == *" wire-capture "* ]] &&
-	   tr -d '\r' <"$clog" | grep -q '^E2E-RESULT wire-capture PASS'; then
-		wire_check "$name" "$pcap" "$clog"
+	if [[ " $scenarios " == *" wire-capture "* ]]; then
+		if tr -d '\r' <"$clog" | grep -qE '^ok [0-9]+ wire-capture$'; then
+			wire_check "$name" "$pcap" "$clog"
+		else
+			case_not_ok wire-dissector "no views of the connects: wire-capture failed"
+		fi
 	fi
 	if [ -f "$pcap" ]; then
-		if [ "$FAILED" -gt "$failed0" ]; then
-			echo "     the capture of the link between the VMs: $pcap"
+		if [ "$RUN_FAILED" -gt 0 ]; then
+			echo "# the capture of the link between the VMs: $pcap"
 		elif [ "${E2E_KEEP_CAPTURE:-0}" != 1 ]; then
 			rm -f "$pcap"
 		fi
 	fi
+	run_end "$name"
 }
 
 # run_times RUN SECONDS: how long the run and each of its scenarios took
@@ -343,6 +397,13 @@ run_times() {
 		[ ! -f "$f" ] || tr -d '\r' <"$f" | awk '$1 == "E2E-TIME" { printf " %s %ss", $2, $3 }'
 	done)
 	echo "# run $1: ${2}s${per:+;$per}"
+}
+
+# selected_runs " RUN... ": the names of the runs of the runs file that
+# main runs (all of them for "  "), one a line
+selected_runs() {
+	awk -v want="$1" '$1 !~ /^#/ && NF && (want == "  " || index(want, " " $1 " ")) { print $1 }' \
+		"${E2E_RUNS_FILE:-$HERE/runs}"
 }
 
 main() {
@@ -357,6 +418,8 @@ main() {
 	guest_initramfs
 	log "default kernel: $DEFAULT_KERNEL"
 
+	echo "KTAP version 1"
+	echo "1..$(selected_runs "$want" | wc -l)"
 	while read -r name topo cmod smod scenarios; do
 		case "$name" in ''|'#'*) continue ;; esac
 		[ "$want" = "  " ] || [[ "$want" == *" $name "* ]] || continue
@@ -374,7 +437,7 @@ main() {
 		run_times "$name" $((SECONDS - t0))
 	done <"${E2E_RUNS_FILE:-$HERE/runs}"
 	[ "$found" -gt 0 ] || die "no runs in ${E2E_RUNS_FILE:-$HERE/runs}"
-	echo "e2e: $PASSED passed, $FAILED failed"
+	echo "# e2e: $PASSED passed, $FAILED failed"
 	[ "$FAILED" = 0 ]
 }
 

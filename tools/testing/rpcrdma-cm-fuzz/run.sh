@@ -4,8 +4,8 @@
 # run.sh SECONDS [SEED]: build the fuzzer, seed its corpus from the
 # KUnit vectors and run it for SECONDS (with SEED: a fixed-seed run, as
 # make check does). Work files in $FUZZ_OUT (default build/fuzz of the
-# repository); a crash leaves its input there as crash-*. The last line
-# is "fuzz: N passed, N failed" for make check.
+# repository); a crash leaves its input there as crash-*. Prints KTAP:
+# one test, the run.
 
 set -euo pipefail
 shopt -s inherit_errexit
@@ -29,12 +29,15 @@ rc=0
 	corpus seeds) >"$OUT/fuzz.log" 2>&1 || rc=$?
 grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$OUT/fuzz.log" || true
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/fuzz.log")
+echo "KTAP version 1"
+echo "1..1"
 if [ "$rc" = 0 ]; then
-	echo "fuzz: ${execs:-?} executions in ${SECONDS_WANTED}s (seed $SEED), no invariant broken"
-	echo "fuzz: 1 passed, 0 failed"
+	echo "# fuzz: ${execs:-?} executions in ${SECONDS_WANTED}s (seed $SEED), no invariant broken"
+	echo "ok 1 fuzz_cm seed $SEED for ${SECONDS_WANTED}s"
 else
-	grep -m5 -E 'fuzz_cm:|ERROR: (Address|Undefined)|runtime error' "$OUT/fuzz.log" || tail -n 20 "$OUT/fuzz.log"
-	echo "fuzz: the crashing input is in $OUT/crash-*; full log $OUT/fuzz.log"
-	echo "fuzz: 0 passed, 1 failed"
+	grep -m5 -E 'fuzz_cm:|ERROR: (Address|Undefined)|runtime error' "$OUT/fuzz.log" |
+		sed 's/^/# /' || tail -n 20 "$OUT/fuzz.log" | sed 's/^/# /'
+	echo "# fuzz: the crashing input is in $OUT/crash-*; full log $OUT/fuzz.log"
+	echo "not ok 1 fuzz_cm seed $SEED for ${SECONDS_WANTED}s # an invariant broke or the harness crashed"
 	exit 1
 fi

@@ -5,15 +5,22 @@
 #
 # Black-box tests of the rpcrdma-cm command: the RFC 8797 examples,
 # the JSON contract scripts depend on, and the handling of bad input.
-# Ends with an "N passed, N failed" line; exits non-zero on failure.
+# Prints KTAP, its plan at the end (the count depends on the RFC
+# examples), then an "N passed, N failed" line; exits non-zero on
+# failure.
 
 set -u
 CM=${1:-$(dirname "$0")/rpcrdma-cm}
 PASS=0
 FAIL=0
+N=0
 
-ok()   { PASS=$((PASS + 1)); printf 'ok   %s\n' "$1"; }
-fail() { FAIL=$((FAIL + 1)); printf 'FAIL %s\n     %s\n' "$1" "$2"; }
+echo "KTAP version 1"
+ok()   { PASS=$((PASS + 1)); N=$((N + 1)); printf 'ok %d %s\n' "$N" "$1"; }
+fail() {
+	FAIL=$((FAIL + 1)); N=$((N + 1))
+	printf 'not ok %d %s # %s\n' "$N" "$1" "$(echo "$2" | tr '\n#' ' _')"
+}
 
 # JSON field of the decode object in $1 (nested with dots: peer.found)
 jfield() {
@@ -244,5 +251,6 @@ else
 	fail "--help describes call" "no call synopsis"
 fi
 
-echo "rpcrdma-cm: $PASS passed, $FAIL failed"
+echo "1..$N"
+echo "# rpcrdma-cm: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -68,6 +68,10 @@ runs=$E2E_OUT/bench.runs
 	[ "$MODE" = mem ] || echo "bench single ours ours bench"
 } >"$runs"
 
+# KTAP: two tests, the workload (run.sh's runs nested in it) and the
+# report's checks (nested likewise)
+echo "KTAP version 1"
+echo "1..2"
 start=$(date +%s)
 rc=0
 # On a line of its own: as a prefix assignment its failure would be lost
@@ -75,11 +79,23 @@ cpio=$(fio_cpio)
 # The memory runs of --mem measure every threshold, as full does
 E2E_RUNS_FILE=$runs E2E_EXTRA_CPIO=$cpio E2E_APPEND="e2e.bench=${MODE/mem/full}" \
 E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-5400} E2E_VM_TIMEOUT=${E2E_VM_TIMEOUT:-6000} \
-	"$HERE/../run.sh" || rc=$?
-echo "bench: VM runs took $(($(date +%s) - start)) s"
-[ "$rc" = 0 ] || { echo "bench: the workload failed (logs in $E2E_OUT)" >&2; exit 1; }
+	"$HERE/../run.sh" 2>&1 | sed 's/^/  /' || rc=$?
+echo "# bench: VM runs took $(($(date +%s) - start)) s"
+if [ "$rc" != 0 ]; then
+	echo "not ok 1 workload # it failed (logs in $E2E_OUT)"
+	echo "not ok 2 report # no workload to report on"
+	exit 1
+fi
+echo "ok 1 workload"
 
 logs=("$E2E_OUT/mem-ours-client.log")
 [ "$MODE" = quick ] || logs+=("$E2E_OUT/mem-stock-client.log")
 [ "$MODE" = mem ] || logs+=("$E2E_OUT/bench.log")
-"$HERE/report.py" "$OUTDIR" "${logs[@]}" --check "$MODE"
+rc=0
+"$HERE/report.py" "$OUTDIR" "${logs[@]}" --check "$MODE" 2>&1 | sed 's/^/  /' || rc=$?
+if [ "$rc" = 0 ]; then
+	echo "ok 2 report"
+else
+	echo "not ok 2 report # a check of the results failed, or there were none"
+	exit 1
+fi

@@ -406,17 +406,34 @@ def well_formed(outdir):
             png == b"\x89PNG\r\n\x1a\n")
 
 
+KTAP = {"n": 0}
+
+
 def need_fn(bad):
+    """need(COND, WHAT): one KTAP test ("ok N WHAT" / "not ok N WHAT");
+    ktap_end() prints the plan after the last"""
     def need(cond, what):
-        print(("ok   " if cond else "FAIL ") + what)
+        if KTAP["n"] == 0:
+            print("KTAP version 1")
+        KTAP["n"] += 1
+        what = what.replace("#", "no.")
+        print(f"{'ok' if cond else 'not ok'} {KTAP['n']} {what}")
         if not cond:
             bad.append(what)
     return need
 
 
-def check_mem(mem, mode):
+def ktap_end(bad):
+    if KTAP["n"]:
+        print(f"1..{KTAP['n']}")
+        print(f"# bench: {KTAP['n'] - len(bad)} passed, {len(bad)} failed")
+    return bad
+
+
+def check_mem(mem, mode, end=True):
     """Memory: measured on both ends, and the buffers grow with the
-    threshold; the full and memory-only runs measure stock too"""
+    threshold; the full and memory-only runs measure stock too. END: the
+    last checks of the run (print the KTAP plan)"""
     bad = []
     need = need_fn(bad)
     ours = {r["size"]: r for r in mem if r["module"] == "ours"}
@@ -435,22 +452,18 @@ def check_mem(mem, mode):
                  f"than at 1 KiB ({a[side + '_kib']} KiB)")
     if mode in ("full", "mem"):
         need(any(r["module"] == "stock" for r in mem), "stock's memory measured too")
-    return bad
+    return ktap_end(bad) if end else bad
 
 
 def check(results, mode, outdir, mem):
     get = {(r["config"], r["step"]): r for r in results}
     bad = []
-
-    def need(cond, what):
-        print(("ok   " if cond else "FAIL ") + what)
-        if not cond:
-            bad.append(what)
+    need = need_fn(bad)
 
     try:
         ok = well_formed(outdir)
     except (OSError, ValueError, csv.Error) as e:
-        print(f"results: {e}")
+        print(f"# results: {e}")
         ok = False
     need(ok, "results.csv, results.md and bench.png exist and are well formed")
 
@@ -475,7 +488,7 @@ def check(results, mode, outdir, mem):
              f"{lo['rdma_read_segs_per_rpc']}, 64 KiB {hi['rdma_read_segs_per_rpc']}")
     need(all(r["model_us_per_rpc"] > 0 for r in results), "a modelled time for every step")
 
-    bad += check_mem(mem, mode)
+    bad += check_mem(mem, mode, end=False)
     if mode == "full":
         for s in ("write-8k", "write-16k", "write-32k"):
             r = get.get(("64k", s))
@@ -490,7 +503,7 @@ def check(results, mode, outdir, mem):
         off = sum(get[("16k-noinv", s)]["local_inv_per_rpc"] for s in both)
         need(bool(both) and on < off,
              f"LOCAL_INV per RPC, all steps summed: R on {on:.3f} < off {off:.3f}")
-    return bad
+    return ktap_end(bad)
 
 
 def main():
@@ -515,7 +528,7 @@ def main():
         with open(os.path.join(outdir, "results.md"), "w") as f:
             f.write("\n".join([f"# Memory per connection, Linux {kernel}", ""] +
                               mem_section(mem)))
-        print(f"report: {len(mem)} memory rows in {outdir}")
+        print(f"# report: {len(mem)} memory rows in {outdir}")
         if check_mem(mem, mode):
             sys.exit(1)
         return
@@ -528,7 +541,7 @@ def main():
         write_csv(os.path.join(outdir, "memory.csv"), mem)
     write_md(os.path.join(outdir, "results.md"), results, configs, steps, kernel, mem)
     plot(os.path.join(outdir, "bench.png"), results, configs, steps, kernel)
-    print(f"report: {len(rows)} measurements, {len(configs)} configurations, "
+    print(f"# report: {len(rows)} measurements, {len(configs)} configurations, "
           f"{len(steps)} steps, {len(mem)} memory rows in {outdir}")
     if mode and check(results, mode, outdir, mem):
         sys.exit(1)

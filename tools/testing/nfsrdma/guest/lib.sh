@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for the guest init and the scenarios (busybox sh).
 #
-# A scenario reports with check/expect_eq and ends in error with fail;
-# the first failure's reason is what the host prints.
+# A scenario reports each check as a KTAP test case, nested in the
+# scenario's own result line (guest/init prints that one): pass WHAT,
+# expect_eq and expect_ge. It ends in error with fail; the first
+# failure's reason is what the host prints.
 
 E2E_SERVER=192.0.2.1
 E2E_PORT=20049
@@ -10,8 +12,23 @@ E2E_PORT=20049
 # whose remote answers in these VMs are "authentication error"
 E2E_MOUNTD_PORT=20048
 REASON_FILE=/tmp/e2e-reason
+# How many checks the running scenario has reported (it runs in a
+# subshell; guest/init prints the plan from this after it)
+CHECKS_FILE=/tmp/e2e-checks
 
 say() { echo "E2E: $*"; }
+
+# check_line RESULT WHAT [REASON]: one nested KTAP test case ("  ok N
+# WHAT" or "  not ok N WHAT # REASON"); '#' would end a description
+check_line() {
+	local n
+	n=$(($(cat "$CHECKS_FILE" 2>/dev/null || echo 0) + 1))
+	echo $n >"$CHECKS_FILE"
+	echo "  $1 $n $(printf %s "$2" | tr '#\n' '_ ')${3:+ # $(printf %s "$3" | tr '\n' ' ')}"
+}
+
+# pass WHAT: a check that passed, where the scenario decided so itself
+pass() { check_line ok "$1"; }
 
 # fail REASON: end the scenario (it runs in a subshell) with a reason
 fail() {
@@ -23,8 +40,9 @@ fail() {
 # expect_eq WHAT ACTUAL EXPECTED
 expect_eq() {
 	if [ "$2" = "$3" ]; then
-		echo "E2E-CHECK: ok $1 = $3"
+		check_line ok "$1 = $3"
 	else
+		check_line "not ok" "$1" "expected $3, got ${2:-nothing}"
 		fail "$1: expected $3, got ${2:-nothing}"
 	fi
 }
@@ -32,8 +50,9 @@ expect_eq() {
 # expect_ge WHAT ACTUAL MIN
 expect_ge() {
 	if [ -n "$2" ] && [ "$2" -ge "$3" ] 2>/dev/null; then
-		echo "E2E-CHECK: ok $1 = $2 (>= $3)"
+		check_line ok "$1 = $2 (>= $3)"
 	else
+		check_line "not ok" "$1" "expected at least $3, got ${2:-nothing}"
 		fail "$1: expected at least $3, got ${2:-nothing}"
 	fi
 }

@@ -59,7 +59,7 @@ say "predicted: client_to_server=$c2s server_to_client=$s2c send_with_invalidate
 # The mount, and the client's views of it
 mount_traced /mnt/io
 case "$THRESH_EVENT" in
-*"neg send/recv=$c2s/$s2c,"*) echo "E2E-CHECK: ok client tracepoint: $c2s/$s2c" ;;
+*"neg send/recv=$c2s/$s2c,"*) pass "client tracepoint: $c2s/$s2c" ;;
 *) fail "client tracepoint: expected neg send/recv=$c2s/$s2c, got: ${THRESH_EVENT:-no event}" ;;
 esac
 if [ "$E2E_RPCRDMA" = ours ]; then

@@ -54,7 +54,7 @@ expect_eq "legacy client: create: rdma_type" "$(echo "$ANSWER" | jget rdma_type)
 expect_eq "legacy client: create: rdma_error" "$(echo "$ANSWER" | jget rdma_error)" ERR_CHUNK
 on_server "$name" ||
 	fail "legacy client: got ERR_CHUNK, but nfsd did not create $name"
-echo "E2E-CHECK: ok legacy client: told ERR_CHUNK (EIO on Linux), yet $name exists"
+pass "legacy client: told ERR_CHUNK (EIO on Linux), yet $name exists"
 expect_reply "legacy client" /tmp/call.out null
 expect_eq "legacy client: null: rpc_accept_stat" "$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
 expect_eq "legacy client: exit status" "$CALL_RC" 0

@@ -87,7 +87,7 @@ while [ $k -le "$N" ]; do
 	[ "$(field client_to_server <"$f")" = $t ] && [ "$(field server_to_client <"$f")" = $t ] ||
 		fail "restart $k at $size: thresholds $(field client_to_server <"$f")/$(field server_to_client <"$f"), expected $t/$t"
 	until_ok 120 "restart $k: writes to go on" progress $((done_before + 1))
-	echo "E2E-CHECK: ok restart $k: max_req_size $size, thresholds $t/$t on both ends, $(cat /tmp/rs.count) files verified"
+	pass "restart $k: max_req_size $size, thresholds $t/$t on both ends, $(cat /tmp/rs.count) files verified"
 	k=$((k + 1))
 done
 
