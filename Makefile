@@ -15,7 +15,7 @@ MAINLINE_PKG_VERSION := 7.3.4-1~bpo13+1
 export MAINLINE_PKG_VERSION
 
 # The series that tree-wide targets (refresh, static) work on: mainline
-# (Linux 7.3, the primary) or 6.12 (its backport). See README.md.
+# (Linux 7.3, the primary) or 6.12 (its backport). See patches/README.md.
 SERIES_BASE ?= mainline
 export SERIES_BASE
 

@@ -83,7 +83,7 @@ build_series() {
 		if [ -s "$work/diff" ]; then
 			GIT_INDEX_FILE=$idx tgit apply --cached --whitespace=error-all \
 				"$work/diff" ||
-				die "patches/$SERIES_BASE/$patch does not apply; see README.md, 'Working on the tree'"
+				die "patches/$SERIES_BASE/$patch does not apply; see patches/README.md, 'Working on the tree'"
 		fi
 		treeid=$(GIT_INDEX_FILE=$idx tgit write-tree)
 		commit=$(commit_from_mail "$work" "$treeid" "$parent")
