@@ -52,7 +52,7 @@ step() {
 count_ktap() {
 	local name=$1 file=${2:-$LOGDIR/$1.log} rc=${3:-0} p s f complete first reason=
 	if [ ! -s "$file" ]; then
-		fail "$name" "no KTAP output"
+		fail "$name" "no output (exit status $rc)"
 		return
 	fi
 	read -r p s f complete < <(awk -f "$TOP/scripts/ktap-count.awk" "$file")
@@ -60,7 +60,9 @@ count_ktap() {
 	if [ "$f" != 0 ]; then
 		reason="$f of $((p + s + f)) cases failed, the first: $first"
 	elif [ "$complete" != 1 ]; then
-		reason="ran fewer cases than its plan, or none"
+		# a script that stopped says why on an ERROR: line (lib.sh die)
+		reason="ran fewer cases than its plan, or none: $(grep -m1 '^ERROR: ' "$file" ||
+			echo "exit status $rc, see $file")"
 	elif [ "$rc" != 0 ]; then
 		reason="exit status $rc after its cases passed"
 	fi
