@@ -57,12 +57,17 @@ count_ktap() {
 	fi
 	read -r p s f complete < <(awk -f "$TOP/scripts/ktap-count.awk" "$file")
 	first=$(grep -m1 -E '^ *not ok [0-9]+ ' "$file" | sed -E 's/^ *not ok [0-9]+ //' || true)
+	# KUnit says why on a diagnostic line before the result
+	first="$first$(grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED' "$file" |
+		sed -E 's/^[[:space:]#]*/: /' || true)"
 	if [ "$f" != 0 ]; then
 		reason="$f of $((p + s + f)) cases failed, the first: $first"
 	elif [ "$complete" != 1 ]; then
-		# a script that stopped says why on an ERROR: line (lib.sh die)
-		reason="ran fewer cases than its plan, or none: $(grep -m1 '^ERROR: ' "$file" ||
-			echo "exit status $rc, see $file")"
+		# a script that stopped says why: lib.sh's die ("ERROR: "),
+		# a runner's own ("run.sh: "), KTAP's "Bail out!", or make
+		reason="ran fewer cases than its plan, or none: $(grep -E \
+			'^(ERROR: |Bail out!|[[:alnum:]._-]+\.(sh|py): |make(\[[0-9]+\])?: \*\*\* )' "$file" |
+			tail -n 1 | grep . || echo "exit status $rc, see $file")"
 	elif [ "$rc" != 0 ]; then
 		reason="exit status $rc after its cases passed"
 	fi
@@ -131,6 +136,7 @@ check_stock_fails() {
 	if [ -z "$scenarios" ]; then
 		ktap_plan 1
 		ktap_not_ok "stock $1" "no scenarios in stock.runs"
+		ktap_finish "e2e-stock-$1" || true
 		return 0
 	fi
 	ktap_plan "$(wc -w <<<"$scenarios")"
@@ -187,7 +193,8 @@ quietly() {
 	echo "$rc" >"$LOGDIR/$name.rc"
 	took "$name" "$t0"
 }
-rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo "no status"; }
+# (a lane that never reached the step left no status: 255)
+rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo 255; }
 
 LANE_STEPS="e2e e2e-stock install dkms bench-quick e2e-interop
 	    e2e-7.3 e2e-stock-7.3 dkms-7.3 fuzz-smoke fresh-root"

@@ -8,8 +8,9 @@
 #     counted again, unless it failed while none of its cases did (a
 #     runner that ended early), which counts as one failure;
 #   - "# SKIP" cases are skipped, neither passed nor failed;
-#   - COMPLETE is 1 when the plan of the outermost level ("1..N", before
-#     or after its results) matches the results at that level, else 0.
+#   - COMPLETE is 1 when the outermost results have a plan ("1..N" at
+#     their indentation, before or after them) that matches their
+#     number, else 0.
 # Lines that are not KTAP (kernel messages, a runner's own output) are
 # ignored wherever they are.
 
@@ -37,6 +38,8 @@ function indent_of(s) {
 	bad = line ~ /^not ok/
 	skip = line ~ /# *SKIP/
 	at[d]++
+	if (rtop < 0 || d < rtop)
+		rtop = d
 	if (n > 0 && last > d) {
 		# a parent: its cases were counted already, unless it
 		# failed while none of them did
@@ -65,10 +68,11 @@ function indent_of(s) {
 
 BEGIN {
 	top = -1
+	rtop = -1
 	n = 0
 	maxd = 0
 }
 
 END {
-	print passed + 0, skipped + 0, failed + 0, (top >= 0 && at[top] == plan) ? 1 : 0
+	print passed + 0, skipped + 0, failed + 0, (top >= 0 && top == rtop && at[top] == plan) ? 1 : 0
 }

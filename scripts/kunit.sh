@@ -7,9 +7,11 @@
 # ten minutes on two cores).
 
 . "$(dirname "$0")/lib.sh"
+KUNIT_BUILD=${KUNIT_BUILD:-$BUILD/kunit}
+# make check counts the KTAP kunit.py leaves here: never an old one
+rm -f "$KUNIT_BUILD/test.log"
 load_base
 
-KUNIT_BUILD=${KUNIT_BUILD:-$BUILD/kunit}
 
 # kunit.py bounds the UML run with --timeout, but not its own parsing of
 # the log; a badly truncated log has been seen to make the parser spin.
@@ -25,8 +27,6 @@ KUNIT_BUILD=${KUNIT_BUILD:-$BUILD/kunit}
 TRIM=(CONFIG_IPV6=n CONFIG_ETHTOOL_NETLINK=n CONFIG_EXPERT=y CONFIG_IO_URING=n
       CONFIG_INPUT=n)
 cd "$TREE"
-# make check counts the KTAP kunit.py leaves here: never an old one
-rm -f "$KUNIT_BUILD/test.log"
 exec timeout --kill-after=30 1800 python3 tools/testing/kunit/kunit.py run \
 	--kunitconfig=net/sunrpc/xprtrdma \
 	--build_dir="$KUNIT_BUILD" \

@@ -183,19 +183,19 @@ ktap_plan() { ktap_header; KTAP_PLANNED=1; echo "1..$1"; }
 ktap_ok() {
 	ktap_header
 	KTAP_N=$((KTAP_N + 1))
-	echo "ok $KTAP_N $(tr '#' _ <<<"$1${2:+ ($2)}")"
+	echo "ok $KTAP_N $(tr '#\n' '_ ' <<<"$1${2:+ ($2)}" | sed 's/ $//')"
 }
 ktap_not_ok() {
 	ktap_header
 	KTAP_N=$((KTAP_N + 1))
 	KTAP_FAILED=$((KTAP_FAILED + 1))
-	echo "not ok $KTAP_N $1 # ${2//$'\n'/ }"
+	echo "not ok $KTAP_N $(tr '#\n' '_ ' <<<"$1" | sed 's/ $//') # ${2//$'\n'/ }"
 }
 ktap_skip() {
 	ktap_header
 	KTAP_N=$((KTAP_N + 1))
 	KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
-	echo "ok $KTAP_N $1 # SKIP $2"
+	echo "ok $KTAP_N $(tr '#\n' '_ ' <<<"$1" | sed 's/ $//') # SKIP ${2//$'\n'/ }"
 }
 ktap_finish() {
 	local skipped=

@@ -701,7 +701,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     PLUGIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1
                              else os.path.join(here, "rpcrdma_cm.so"))
-    print("TAP version 13")
+    print("KTAP version 1")
     print("1..%d" % len(CASES))
     try:
         env = Env(PLUGIN)

@@ -417,7 +417,7 @@ def need_fn(bad):
             print("KTAP version 1")
         KTAP["n"] += 1
         what = what.replace("#", "no.")
-        print(f"{'ok' if cond else 'not ok'} {KTAP['n']} {what}")
+        print(f"{'ok' if cond else 'not ok'} {KTAP['n']} {what}" + ("" if cond else " # not met"))
         if not cond:
             bad.append(what)
     return need
