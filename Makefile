@@ -24,6 +24,7 @@ OUT   ?= $(CURDIR)/out
 export BUILD OUT
 
 TOOL_DIR := tools/net/sunrpc/rpcrdma-cm
+CALL_DIR := tools/testing/rpcrdma-call
 WIRESHARK_DIR := tools/net/sunrpc/wireshark
 
 .DEFAULT_GOAL := all
@@ -75,9 +76,10 @@ modules: tree-6.12
 modules-mainline: tree-mainline
 	@SERIES_BASE=mainline TEST_MODULES=1 scripts/module.sh HEAD $(BUILD)/module-mainline
 
-## tools: build the rpcrdma-cm user-space command (no kernel tree needed)
+## tools: build the rpcrdma-cm user-space command and the test client rpcrdma-call (no kernel tree needed)
 tools:
 	@$(MAKE) -s -C $(TOOL_DIR)
+	@$(MAKE) -s -C $(CALL_DIR)
 
 ## kunit: run the KUnit suites under UML with kunit.py, on mainline (7.3)
 kunit: tree-mainline
@@ -94,9 +96,9 @@ kunit-san: tree-mainline
 		--kconfig_add CONFIG_UBSAN=y --kconfig_add CONFIG_UBSAN_BOUNDS=y \
 		--kconfig_add CONFIG_UBSAN_ALIGNMENT=n
 
-## tools-check: test rpcrdma-cm
+## tools-check: test rpcrdma-cm and rpcrdma-call (one KTAP document, each program a test)
 tools-check: tools
-	@$(TOOL_DIR)/test-rpcrdma-cm.sh $(TOOL_DIR)/rpcrdma-cm
+	@scripts/tools-check.sh
 
 ## wireshark: build the Wireshark plugin that decodes RFC 8797 CM Private Data (needs wireshark-dev)
 wireshark:
@@ -197,6 +199,7 @@ clean:
 	rm -rf --one-file-system $(BUILD)/module $(BUILD)/module-mainline $(BUILD)/static-* $(BUILD)/patchset-check-* \
 		$(BUILD)/fresh-root/root $(BUILD)/fresh-root/project $(OUT)
 	@$(MAKE) -s -C $(TOOL_DIR) clean
+	@$(MAKE) -s -C $(CALL_DIR) clean
 	@$(MAKE) -s -C $(WIRESHARK_DIR) clean
 
 ## distclean: also remove the kernel tree and the KUnit build

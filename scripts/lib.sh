@@ -231,8 +231,10 @@ harness_env() {
 		die "$MAINLINE_ENV is missing: run 'make deps-mainline'"
 	fi
 	export RPCRDMA_CM=$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm
+	export RPCRDMA_CALL=$TOP/tools/testing/rpcrdma-call/rpcrdma-call
 	export E2E_OUT=$1
 	[ -x "$RPCRDMA_CM" ] || die "no $RPCRDMA_CM: run 'make tools'"
+	[ -x "$RPCRDMA_CALL" ] || die "no $RPCRDMA_CALL: run 'make tools'"
 }
 
 # build_warnings COMMIT DIR: build rpcrdma.ko of COMMIT in DIR with

@@ -11,14 +11,15 @@
 #
 # Environment: KVER, MODROOT (the root its lib/modules/KVER is under:
 # / for an installed kernel, an unpacked image otherwise), RPCRDMA_OURS
-# (path to our rpcrdma.ko for KVER), RPCRDMA_CM (path to rpcrdma-cm),
+# (path to our rpcrdma.ko for KVER), RPCRDMA_CM and RPCRDMA_CALL (paths
+# to rpcrdma-cm and rpcrdma-call),
 # DEBS (download cache for the nfs-utils .debs).
 
 set -euo pipefail
 shopt -s inherit_errexit
 
 OUT=$1
-: "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}" "${DEBS:?}"
+: "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}" "${RPCRDMA_CALL:?}" "${DEBS:?}"
 MODROOT=${MODROOT:-/}
 MODDIR=${MODROOT%/}/lib/modules/$KVER
 ARCHLIB=lib/x86_64-linux-gnu
@@ -85,6 +86,7 @@ install_programs() {
 	copy_bin /usr/bin/rdma usr/bin
 	copy_bin /usr/bin/ibv_devices usr/bin
 	copy_bin "$RPCRDMA_CM" usr/bin
+	copy_bin "$RPCRDMA_CALL" usr/bin
 	copy_bin "$XROOT/sbin/mount.nfs" sbin
 	for b in umount.nfs mount.nfs4 umount.nfs4; do
 		ln -sf mount.nfs "$ROOT/sbin/$b"

@@ -30,14 +30,14 @@
 #   E2E_KEEP_CAPTURE  1: keep the capture of a run that passed too
 #   KVER_<K>, MODROOT_<K>, RPCRDMA_OURS_<K>  for each kernel K (6_12,
 #                   7_3): its release, the root of its lib/modules, our
-#                   rpcrdma.ko for it; RPCRDMA_CM. scripts/lib.sh
+#                   rpcrdma.ko for it; RPCRDMA_CM, RPCRDMA_CALL. scripts/lib.sh
 #                   harness_env sets them all.
 
 set -euo pipefail
 shopt -s inherit_errexit
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-: "${RPCRDMA_CM:?}"
+: "${RPCRDMA_CM:?}" "${RPCRDMA_CALL:?}"
 OUTDIR=${E2E_OUT:?}
 DEFAULT_KERNEL=${E2E_KERNEL:-6.12}
 VM_TIMEOUT=${E2E_VM_TIMEOUT:-900}
@@ -96,7 +96,7 @@ base_initramfs() {
 	kernel_vars "$1"
 	key=$( {
 		echo "$K_VER"
-		sha256sum "$K_OURS" "$RPCRDMA_CM" "$HERE/initramfs.sh" \
+		sha256sum "$K_OURS" "$RPCRDMA_CM" "$RPCRDMA_CALL" "$HERE/initramfs.sh" \
 			"${K_ROOT%/}/lib/modules/$K_VER/modules.dep" "$K_IMAGE"
 		sha256sum "$(dirname "$K_OURS")/nfsrdma_fragment.ko" 2>/dev/null || true
 		dpkg-query -W busybox-static rdma-core ibverbs-providers iproute2 2>/dev/null || true

@@ -10,7 +10,6 @@
 
 #include <linux/sunrpc/rpc_rdma_cm.h>
 
-#define PROG			"rpcrdma-cm"
 #define PDATA_MAX		256	/* largest input we accept, octets */
 #define COUNT_MAX		1000000	/* --hold, --timeout (seconds), --count */
 #define CALL_SIZE_MAX		1048576	/* call --reply-size, --post-size */
@@ -69,6 +68,9 @@ struct cmd_args {
 };
 
 extern bool json_output;
+/* Each program's own: its name in messages, and its --help */
+extern const char *prog_name;
+void print_usage(void);
 
 void usage_error(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
@@ -88,6 +90,5 @@ int finish(int rc);
 
 int cmd_probe(int argc, char **argv);
 int cmd_listen(int argc, char **argv);
-int cmd_call(int argc, char **argv);
 
 #endif

@@ -5,78 +5,14 @@
 #
 # Black-box tests of the rpcrdma-cm command: the RFC 8797 examples,
 # the JSON contract scripts depend on, and the handling of bad input.
-# Prints KTAP, its plan at the end (the count depends on the RFC
-# examples), then an "N passed, N failed" line; exits non-zero on
-# failure.
+# Prints KTAP (test-lib.sh), its plan at the end; exits non-zero on
+# failure. rpcrdma-call has its own (tools/testing/rpcrdma-call).
 
 set -u
 CM=${1:-$(dirname "$0")/rpcrdma-cm}
-PASS=0
-FAIL=0
-N=0
-
 echo "KTAP version 1"
-ok()   { PASS=$((PASS + 1)); N=$((N + 1)); printf 'ok %d %s\n' "$N" "$1"; }
-fail() {
-	FAIL=$((FAIL + 1)); N=$((N + 1))
-	printf 'not ok %d %s # %s\n' "$N" "$1" "$(echo "$2" | tr '\n#' ' _')"
-}
+. "$(dirname "$0")/test-lib.sh"
 
-# JSON field of the decode object in $1 (nested with dots: peer.found)
-jfield() {
-	python3 -c '
-import json, sys
-v = json.loads(sys.argv[1])
-for k in sys.argv[2].split("."):
-    v = v[k]
-print(json.dumps(v))' "$1" "$2" 2>/dev/null || echo "<no ${2} in: $1>"
-}
-
-# expect_json NAME 'field=value ...' -- ARGS...
-expect_json() {
-	local name=$1 want=$2 out f got rc bad=
-	shift 3
-	out=$("$CM" --json "$@" 2>/dev/null)
-	rc=$?
-	if [ "$rc" != 0 ]; then
-		fail "$name" "exit status $rc for: rpcrdma-cm --json $*"
-		return
-	fi
-	for f in $want; do
-		got=$(jfield "$out" "${f%%=*}")
-		[ "$got" = "${f#*=}" ] || bad+="${f%%=*}: want ${f#*=}, got $got; "
-	done
-	if [ -n "$bad" ]; then fail "$name" "$bad"; else ok "$name"; fi
-}
-
-# expect_exit NAME CODE PATTERN -- ARGS...: exit code and a stderr match
-expect_exit() {
-	local name=$1 code=$2 pattern=$3 err rc
-	shift 4
-	if [ "${*: -1}" = ">/dev/full" ]; then
-		err=$("$CM" "${@:1:$#-1}" 2>&1 >/dev/full)
-	else
-		err=$("$CM" "$@" 2>&1 >/dev/null)
-	fi
-	rc=$?
-	if [ "$rc" != "$code" ]; then
-		fail "$name" "exit $rc, want $code: rpcrdma-cm $*"
-	elif ! grep -qiE -- "$pattern" <<<"$err"; then
-		fail "$name" "stderr lacks /$pattern/: $err"
-	else
-		ok "$name"
-	fi
-}
-
-# expect_out NAME EXPECTED -- ARGS...: exact standard output
-expect_out() {
-	local name=$1 want=$2 got
-	shift 3
-	got=$("$CM" "$@" 2>/dev/null)
-	if [ "$got" = "$want" ]; then ok "$name"; else fail "$name" "want '$want', got '$got'"; fi
-}
-
-zeros() { printf '00%.0s' $(seq "$1"); }
 
 # --- decode: the examples every RFC 8797 reader must get right ---
 expect_json "decode: version 1 message at offset 0" \
@@ -193,67 +129,20 @@ expect_exit "listen: --count 0" 2 'at least 1' -- listen --count 0
 expect_exit "listen: --hold not a number" 2 'expected a whole number' -- listen --hold soon
 expect_exit "an option's argument is not named as the option" 2 "'--hold' does not apply" \
 	-- probe 192.0.2.1 --hold 1
-expect_exit "call: no host" 2 'give HOST' -- call
-expect_exit "call: bad port" 2 "port '65536': expected 1..65535" -- call 192.0.2.1 65536
-expect_exit "call: stray argument" 2 'give HOST' -- call 192.0.2.1 20049 x
-expect_exit "call: unknown --proc" 2 "--proc 'getattr': expected readdir, create or null" \
-	-- call 192.0.2.1 --proc getattr
-expect_exit "call: --reply-size over 1 MiB" 2 "--reply-size '1025K': expected 0..1048576" \
-	-- call 192.0.2.1 --reply-size 1025K
-expect_exit "call: --reply-size not a size" 2 'expected a number of bytes' \
-	-- call 192.0.2.1 --reply-size 4KB
-expect_exit "call: --reply-size with --proc null" 2 'applies to --proc readdir and create only' \
-	-- call 192.0.2.1 --proc null --reply-size 4K
-expect_exit "call: --post-size 0" 2 "--post-size '0': expected 1..1048576" \
-	-- call 192.0.2.1 --post-size 0
-expect_exit "call: --post-size over 1 MiB" 2 "--post-size '1048577': expected 1..1048576" \
-	-- call 192.0.2.1 --post-size 1048577
-expect_exit "call: --reply-chunk 0" 2 "--reply-chunk '0': expected 1..128 segments" \
-	-- call 192.0.2.1 --reply-chunk 0
-expect_exit "call: --reply-chunk over 128" 2 "--reply-chunk '129': expected 1..128 segments" \
-	-- call 192.0.2.1 --reply-chunk 129
-expect_exit "call: --reply-chunk not a number" 2 'expected a whole number' \
-	-- call 192.0.2.1 --reply-chunk many
-expect_exit "call: --reply-chunk with R set" 2 'needs --no-remote-invalidate' \
-	-- call 192.0.2.1 --reply-chunk 4
 expect_exit "probe: --reply-chunk is call's" 2 "'--reply-chunk' does not apply" \
 	-- probe 192.0.2.1 --reply-chunk 4
-expect_exit "call: --none with --recv" 2 'only one of' -- call 192.0.2.1 --none --recv 64K
-expect_exit "call: --raw over 56 octets" 2 'at most 56' -- call 192.0.2.1 --raw "$(zeros 57)"
-expect_exit "call: --timeout 0" 2 'at least 1 second' -- call 192.0.2.1 --timeout 0
-expect_exit "call: option of another command" 2 "'--count' does not apply" \
-	-- call 192.0.2.1 --count 1
 
-# Without an RDMA device, probe and call fail as "local" (7: no RDMA CM
-# at all) or "no-route" (3: the CM is there, no device has the address).
-# A host with a device may reach something: the test does not apply.
-if ls /sys/class/infiniband/* >/dev/null 2>&1; then
-	for cmd in probe call; do
-		N=$((N + 1))
-		echo "ok $N $cmd: no RDMA device # SKIP this host has one"
-	done
-else
-	for cmd in probe call; do
-		out=$("$CM" --json $cmd 192.0.2.1 --timeout 2 2>/dev/null)
-		rc=$?
-		got=$(jfield "$out" error)
-		case "$rc:$got" in
-		7:'"local"'|3:'"no-route"') ok "$cmd: no RDMA device" ;;
-		*) fail "$cmd: no RDMA device" "exit $rc, error $got, want 7 local or 3 no-route" ;;
-		esac
-	done
-fi
+no_device_case "probe: no RDMA device" probe 192.0.2.1 --timeout 2
 if "$CM" --help | grep -q 'negotiate --role client|server'; then
 	ok "--help describes every command"
 else
 	fail "--help describes every command" "no negotiate synopsis"
 fi
-if "$CM" --help | grep -q 'call HOST \[PORT\]'; then
-	ok "--help describes call"
+if "$CM" --help | grep -q 'rpcrdma-cm(8)'; then
+	ok "--help points at the manual page"
 else
-	fail "--help describes call" "no call synopsis"
+	fail "--help points at the manual page" "no rpcrdma-cm(8) in --help"
 fi
+expect_exit "call is not a command of rpcrdma-cm" 2 "unknown command 'call'" -- call 192.0.2.1
 
-echo "1..$N"
-echo "# rpcrdma-cm: $PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+test_end rpcrdma-cm

@@ -293,7 +293,7 @@ mount_traced() {
 field() { sed -n "s/^$1: //p" | head -n 1; }
 
 # fill_root N: N entries of 64 octets in nfsd's export root, where
-# rpcrdma-cm call's PUTROOTFH lands (fsid=0), for a READDIR reply of up
+# rpcrdma-call's PUTROOTFH lands (fsid=0), for a READDIR reply of up
 # to N * 64 octets; through a mount in a two-host client
 fill_root() {
 	local dir=/export i=0
@@ -309,11 +309,11 @@ fill_root() {
 	[ "$dir" = /export ] || run umount /mnt/fill
 }
 
-# call_server OPTIONS...: rpcrdma-cm --json call; output in /tmp/call.out,
+# call_server OPTIONS...: rpcrdma-call --json; output in /tmp/call.out,
 # exit status in $CALL_RC
 call_server() {
-	echo "+ rpcrdma-cm --json call $E2E_SERVER $*"
-	rpcrdma-cm --json call "$E2E_SERVER" "$@" >/tmp/call.out 2>/tmp/call.err
+	echo "+ rpcrdma-call --json $E2E_SERVER $*"
+	rpcrdma-call --json "$E2E_SERVER" "$@" >/tmp/call.out 2>/tmp/call.err
 	CALL_RC=$?
 	cat /tmp/call.out /tmp/call.err
 }

@@ -1,5 +1,5 @@
 # What a caller is told when nfsd answers a non-idempotent request with
-# ERR_CHUNK (RFC 8166 Section 4.5.3). rpcrdma-cm call plays a legacy
+# ERR_CHUNK (RFC 8166 Section 4.5.3). rpcrdma-call plays a legacy
 # client: no Private Data, so nfsd may Send it 1024 octets (RFC 8797
 # Section 5.1), and no Reply chunk. Its COMPOUND creates a directory,
 # then reads the root, whose listing takes about 3000 octets. nfsd

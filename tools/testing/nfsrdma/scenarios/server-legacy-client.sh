@@ -1,5 +1,5 @@
 # RFC 8797 Section 4.2: a server never Sends more than the client's
-# Receive Size. rpcrdma-cm call plays the client: it posts Receives of
+# Receive Size. rpcrdma-call plays the client: it posts Receives of
 # exactly the size its Private Data implies and sends a READDIR whose
 # reply is about 3000 octets, with no Reply chunk to put it in. A legacy
 # client (no Private Data: 1024 octets) and one that advertises 1 KiB

@@ -1,6 +1,6 @@
 # nfsd's sizes, first on the wire: whatever its own max_req_size, nfsd
 # never Sends a client more than that client's Receive Size (RFC 8797
-# Section 4.2). rpcrdma-cm call plays a client that posts Receives of
+# Section 4.2). rpcrdma-call plays a client that posts Receives of
 # exactly its advertised size and asks for a READDIR reply of about
 # 12000 octets with no Reply chunk. With max_req_size 65536, a client
 # of 8 KiB must get RDMA_ERROR ERR_CHUNK, one of 16 KiB the reply

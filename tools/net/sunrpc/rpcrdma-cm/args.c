@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What rpcrdma-cm's commands and rpcrdma-call (tools/testing) share to
+ * read their arguments and print a decoded message: hex octets, sizes,
+ * counts, the options of every command (each takes those it lists),
+ * and the check that the output got out.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/sunrpc/rpc_rdma_cm.h>
+
+#include "rpcrdma-cm.h"
+
+bool json_output;
+
+void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog_name);
+	exit(EXIT_USAGE);
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static bool is_separator(int c)
+{
+	return isspace(c) || c == ':';
+}
+
+/*
+ * Parse one argument of hex octets into buf at *len. Returns 0, or
+ * exits with a usage error naming the problem.
+ */
+void parse_hex_arg(const char *arg, u8 *buf, size_t *len)
+{
+	const char *p = arg;
+
+	while (*p) {
+		const char *tok;
+		size_t digits = 0;
+
+		while (*p && is_separator((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+			p += 2;
+			if (!*p || is_separator((unsigned char)*p))
+				usage_error("'%s': '0x' holds no hex digits", arg);
+		}
+		tok = p;
+		while (*p && !is_separator((unsigned char)*p)) {
+			if (hexval((unsigned char)*p) < 0)
+				usage_error("'%s': '%c' is not a hex digit",
+					    arg, *p);
+			p++;
+			digits++;
+		}
+		if (digits % 2)
+			usage_error("'%.*s': odd number of hex digits; write each octet as two digits",
+				    (int)(p - tok), tok);
+		for (; tok < p; tok += 2) {
+			if (*len >= PDATA_MAX)
+				usage_error("more than %d octets of Private Data",
+					    PDATA_MAX);
+			buf[(*len)++] = hexval((unsigned char)tok[0]) << 4 |
+					hexval((unsigned char)tok[1]);
+		}
+	}
+}
+
+u32 parse_size(const char *opt, const char *arg)
+{
+	unsigned long long val;
+	char *end;
+
+	if (!isdigit((unsigned char)*arg))
+		usage_error("%s '%s': expected a number of bytes", opt, arg);
+	errno = 0;
+	val = strtoull(arg, &end, 10);
+	if (errno == ERANGE)
+		val = ULLONG_MAX;
+	if ((*end == 'K' || *end == 'k') && end[1] == '\0') {
+		val = val > ULLONG_MAX / 1024 ? ULLONG_MAX : val * 1024;
+	} else if (*end != '\0') {
+		usage_error("%s '%s': expected a number of bytes, optionally followed by K",
+			    opt, arg);
+	}
+	return val > UINT32_MAX ? UINT32_MAX : (u32)val;
+}
+
+int parse_count(const char *opt, const char *arg)
+{
+	unsigned long val;
+	char *end;
+
+	errno = 0;
+	val = strtoul(arg, &end, 10);
+	if (!isdigit((unsigned char)*arg) || *end || errno || val > COUNT_MAX)
+		usage_error("%s '%s': expected a whole number up to %d", opt, arg,
+			    COUNT_MAX);
+	return (int)val;
+}
+
+/* Say, on stderr, how a requested size differs from what goes on the wire */
+void warn_adjusted(const char *opt, u32 asked)
+{
+	u32 sent = rpcrdma_cm_size_clamp(asked);
+
+	if (sent == asked)
+		return;
+	if (asked < RPCRDMA_CM_SIZE_MIN)
+		fprintf(stderr, "%s: warning: %s %" PRIu32 " is below the RFC 8797 minimum; using %" PRIu32 "\n",
+			prog_name, opt, asked, sent);
+	else if (asked > RPCRDMA_CM_SIZE_MAX)
+		fprintf(stderr, "%s: warning: %s %" PRIu32 " is above the RFC 8797 maximum; using %" PRIu32 "\n",
+			prog_name, opt, asked, sent);
+	else
+		fprintf(stderr, "%s: warning: %s %" PRIu32 " is not a multiple of 1024; using %" PRIu32 "\n",
+			prog_name, opt, asked, sent);
+}
+
+const char *yesno(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+const char *jbool(bool b)
+{
+	return b ? "true" : "false";
+}
+
+void print_decoded_json(const struct rpcrdma_cm_decoded *d, size_t len)
+{
+	printf("{\"found\": %s, ", jbool(d->status == RPCRDMA_CM_VALID));
+	if (d->offset >= 0)
+		printf("\"offset\": %d, ", d->offset);
+	else
+		printf("\"offset\": null, ");
+	if (d->status == RPCRDMA_CM_VALID || d->status == RPCRDMA_CM_BAD_VERSION)
+		printf("\"version\": %u, ", d->version);
+	else
+		printf("\"version\": null, ");
+	printf("\"remote_invalidate\": %s, \"send_size\": %" PRIu32
+	       ", \"recv_size\": %" PRIu32 ", \"status\": \"%s\", \"length\": %zu}",
+	       jbool(d->peer.remote_inv), d->peer.send_size, d->peer.recv_size,
+	       rpcrdma_cm_status_name(d->status), len);
+}
+
+void print_decoded_text(const struct rpcrdma_cm_decoded *d, size_t len)
+{
+	printf("found:             %s\n", yesno(d->status == RPCRDMA_CM_VALID));
+	printf("status:            %s\n", rpcrdma_cm_status_name(d->status));
+	printf("length:            %zu\n", len);
+	if (d->offset >= 0)
+		printf("offset:            %d\n", d->offset);
+	else
+		printf("offset:            -\n");
+	if (d->status == RPCRDMA_CM_VALID || d->status == RPCRDMA_CM_BAD_VERSION)
+		printf("version:           %u\n", d->version);
+	else
+		printf("version:           -\n");
+	printf("remote_invalidate: %s\n", yesno(d->peer.remote_inv));
+	printf("send_size:         %" PRIu32 "\n", d->peer.send_size);
+	printf("recv_size:         %" PRIu32 "\n", d->peer.recv_size);
+	if (d->status != RPCRDMA_CM_VALID)
+		printf("note:              no usable RFC 8797 message; the RFC defaults apply\n");
+}
+
+static const struct option common_opts[] = {
+	{ "json",			no_argument,		NULL, OPT_JSON },
+	{ "send",			required_argument,	NULL, OPT_SEND },
+	{ "recv",			required_argument,	NULL, OPT_RECV },
+	{ "no-remote-invalidate",	no_argument,		NULL, OPT_NO_RINV },
+	{ "role",			required_argument,	NULL, OPT_ROLE },
+	{ "peer",			required_argument,	NULL, OPT_PEER },
+	{ "none",			no_argument,		NULL, OPT_NONE },
+	{ "raw",			required_argument,	NULL, OPT_RAW },
+	{ "hold",			required_argument,	NULL, OPT_HOLD },
+	{ "timeout",			required_argument,	NULL, OPT_TIMEOUT },
+	{ "count",			required_argument,	NULL, OPT_COUNT },
+	{ "proc",			required_argument,	NULL, OPT_PROC },
+	{ "reply-size",			required_argument,	NULL, OPT_REPLY_SIZE },
+	{ "post-size",			required_argument,	NULL, OPT_POST_SIZE },
+	{ "then-null",			no_argument,		NULL, OPT_THEN_NULL },
+	{ "reply-chunk",		required_argument,	NULL, OPT_REPLY_CHUNK },
+	{ "help",			no_argument,		NULL, OPT_HELP },
+	{ "version",			no_argument,		NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+/*
+ * Parse options for one command. @allowed lists the option codes the
+ * command takes; any other option is a usage error.
+ */
+void parse_cmd_args(const char *cmd, int argc, char **argv,
+			   const int *allowed, struct cmd_args *a)
+{
+	int c, idx;
+
+	memset(a, 0, sizeof(*a));
+	a->hold = -1;
+	a->timeout = -1;
+	a->count = -1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", common_opts, &idx)) != -1) {
+		const int *ok;
+
+		if (c == 'h' || c == OPT_HELP) {
+			print_usage();
+			exit(0);
+		}
+		if (c == ':')
+			usage_error("%s: '%s' needs an argument", cmd,
+				    argv[optind - 1]);
+		if (c == '?') {
+			if (optopt > 0 && optopt < 0x100)
+				usage_error("%s: unknown option '-%c'", cmd, optopt);
+			usage_error("%s: unknown option '%s'", cmd,
+				    argv[optind - 1]);
+		}
+		for (ok = allowed; *ok && *ok != c; ok++)
+			;
+		/* (argv[optind - 1] may be the option's argument) */
+		if (!*ok)
+			usage_error("%s: option '--%s' does not apply here",
+				    cmd, common_opts[idx].name);
+		switch (c) {
+		case OPT_JSON:
+			json_output = true;
+			break;
+		case OPT_SEND:
+			a->send = parse_size("--send", optarg);
+			a->have_send = true;
+			break;
+		case OPT_RECV:
+			a->recv = parse_size("--recv", optarg);
+			a->have_recv = true;
+			break;
+		case OPT_NO_RINV:
+			a->no_rinv = true;
+			break;
+		case OPT_ROLE:
+			a->role = optarg;
+			break;
+		case OPT_PEER:
+			a->peer = optarg;
+			break;
+		case OPT_NONE:
+			a->none = true;
+			break;
+		case OPT_RAW:
+			a->raw = optarg;
+			break;
+		case OPT_HOLD:
+			a->hold = parse_count("--hold", optarg);
+			break;
+		case OPT_TIMEOUT:
+			a->timeout = parse_count("--timeout", optarg);
+			break;
+		case OPT_COUNT:
+			a->count = parse_count("--count", optarg);
+			break;
+		case OPT_PROC:
+			a->proc = optarg;
+			break;
+		case OPT_REPLY_SIZE:
+			a->reply_size = parse_size("--reply-size", optarg);
+			a->have_reply_size = true;
+			if (a->reply_size > CALL_SIZE_MAX)
+				usage_error("%s: --reply-size '%s': expected 0..%d octets",
+					    cmd, optarg, CALL_SIZE_MAX);
+			break;
+		case OPT_POST_SIZE:
+			a->post_size = parse_size("--post-size", optarg);
+			a->have_post_size = true;
+			if (!a->post_size || a->post_size > CALL_SIZE_MAX)
+				usage_error("%s: --post-size '%s': expected 1..%d octets",
+					    cmd, optarg, CALL_SIZE_MAX);
+			break;
+		case OPT_THEN_NULL:
+			a->then_null = true;
+			break;
+		case OPT_REPLY_CHUNK:
+			a->reply_chunk = parse_count("--reply-chunk", optarg);
+			if (a->reply_chunk < 1 || a->reply_chunk > REPLY_CHUNK_SEGS_MAX)
+				usage_error("%s: --reply-chunk '%s': expected 1..%d segments",
+					    cmd, optarg, REPLY_CHUNK_SEGS_MAX);
+			break;
+		}
+	}
+	a->argc = argc - optind;
+	a->argv = argv + optind;
+}
+
+void local_params(const char *cmd, const struct cmd_args *a,
+			 struct rpcrdma_cm_params *local)
+{
+	if (!a->have_send)
+		usage_error("%s: --send BYTES is required", cmd);
+	if (!a->have_recv)
+		usage_error("%s: --recv BYTES is required", cmd);
+	warn_adjusted("--send", a->send);
+	warn_adjusted("--recv", a->recv);
+	local->send_size = a->send;
+	local->recv_size = a->recv;
+	local->remote_inv = !a->no_rinv;
+}
+
+/* A result nobody could read is a failure: check that output got out */
+int finish(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: cannot write the output: %s\n", prog_name,
+			strerror(errno));
+		return EXIT_FAILURE_IO;
+	}
+	return rc;
+}

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rpcrdma-cm: the connection code its commands share. probe connects to
+ * a listener (nfsd on port 20049, say) with the Private Data we choose
+ * and reports what the server answered; listen is a fake server that
+ * shows what a client advertises; rpcrdma-call (tools/testing) connects
+ * as probe does, then sends RPCs. None of them ever sends an RPC here.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <rdma/rdma_cma.h>
+
+#include "cm_conn.h"
+
+volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static sigset_t wait_mask;	/* signals ppoll() lets through */
+static bool signals_caught;
+
+/*
+ * Catch SIGINT and SIGTERM, but keep them blocked except inside
+ * ppoll(), so that one arriving between the check of stop_requested
+ * and the wait is not lost.
+ */
+void catch_signals(void)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+	signals_caught = true;
+}
+
+void print_hex_json(const u8 *buf, size_t len)
+{
+	size_t i;
+
+	putchar('"');
+	for (i = 0; i < len; i++)
+		printf("%02x", buf[i]);
+	putchar('"');
+}
+
+void print_hex_text(const char *label, const u8 *buf, size_t len)
+{
+	size_t i, last = 0;
+
+	/* Trailing zeroes are CM padding more often than data: fold them */
+	for (i = 0; i < len; i++)
+		if (buf[i])
+			last = i + 1;
+	printf("%-22s", label);
+	for (i = 0; i < last; i++)
+		printf("%02x%s", buf[i], i + 1 < last ? " " : "");
+	if (last < len)
+		printf("%s(%zu zero octets)", last ? " " : "", len - last);
+	putchar('\n');
+}
+
+/*
+ * Build the Private Data to send from the options: the codec's message
+ * (default), nothing (--none), or octets as given (--raw).
+ */
+void build_pdata(const char *cmd, const struct cmd_args *a,
+		 size_t max, struct pdata_out *out)
+{
+	struct rpcrdma_cm_decoded d;
+
+	if ((a->none ? 1 : 0) + (a->raw ? 1 : 0) +
+	    (a->have_send || a->have_recv || a->no_rinv ? 1 : 0) > 1)
+		usage_error("%s: use only one of --none, --raw, or --send/--recv/--no-remote-invalidate",
+			    cmd);
+	memset(out, 0, sizeof(*out));
+	if (a->none) {
+		rpcrdma_cm_decode(NULL, 0, &d);
+		out->local = d.peer;
+		return;
+	}
+	if (a->raw) {
+		parse_hex_arg(a->raw, out->buf, &out->len);
+		if (out->len > max)
+			usage_error("%s: --raw holds %zu octets; the CM carries at most %zu here",
+				    cmd, out->len, max);
+		rpcrdma_cm_decode(out->buf, out->len, &d);
+		out->local = d.peer;
+		return;
+	}
+	out->local.send_size = a->have_send ? a->send : DEFAULT_SIZE;
+	out->local.recv_size = a->have_recv ? a->recv : DEFAULT_SIZE;
+	out->local.remote_inv = !a->no_rinv;
+	if (a->have_send)
+		warn_adjusted("--send", a->send);
+	if (a->have_recv)
+		warn_adjusted("--recv", a->recv);
+	rpcrdma_cm_encode(out->buf, &out->local);
+	out->len = RPCRDMA_CM_MSG_LEN;
+}
+
+const char *addr_string(struct sockaddr *sa, char *buf, size_t size)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	unsigned int port = 0;
+
+	if (sa && sa->sa_family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)sa;
+
+		inet_ntop(AF_INET, &sin->sin_addr, host, sizeof(host));
+		port = ntohs(sin->sin_port);
+	} else if (sa && sa->sa_family == AF_INET6) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)sa;
+
+		inet_ntop(AF_INET6, &sin6->sin6_addr, host, sizeof(host));
+		port = ntohs(sin6->sin6_port);
+	}
+	snprintf(buf, size, sa && sa->sa_family == AF_INET6 ? "[%s]:%u" : "%s:%u",
+		 host, port);
+	return buf;
+}
+
+/*
+ * Wait up to @ms milliseconds (-1: forever) for the next CM event.
+ * Returns 0 with *@ev set, -ETIMEDOUT, -EINTR on a stop signal, or
+ * another negative errno.
+ */
+int next_event(struct rdma_event_channel *ch, int ms,
+	       struct rdma_cm_event **ev)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (ms % 1000) * 1000000L };
+	int rc;
+
+	rc = ppoll(&pfd, 1, ms < 0 ? NULL : &ts,
+		   signals_caught ? &wait_mask : NULL);
+	if (rc < 0)
+		return -errno;
+	if (rc == 0)
+		return -ETIMEDOUT;
+	if (rdma_get_cm_event(ch, ev))
+		return -errno;
+	return 0;
+}
+
+/*
+ * A QP is required to connect or accept. Without @pd and @cq, librdmacm
+ * provides them.
+ */
+int create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
+	      struct ibv_cq *cq)
+{
+	struct ibv_qp_init_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_type = IBV_QPT_RC;
+	attr.send_cq = cq;
+	attr.recv_cq = cq;
+	attr.cap.max_send_wr = QP_DEPTH;
+	attr.cap.max_recv_wr = QP_DEPTH;
+	attr.cap.max_send_sge = 1;
+	attr.cap.max_recv_sge = 1;
+	return rdma_create_qp(id, pd, &attr) ? -errno : 0;
+}
+
+void print_negotiated(enum rpcrdma_cm_role role,
+		      const struct rpcrdma_cm_negotiated *n)
+{
+	if (json_output) {
+		printf("{\"role\": \"%s\", \"client_to_server\": %" PRIu32
+		       ", \"server_to_client\": %" PRIu32
+		       ", \"send_with_invalidate\": %s}",
+		       role == RPCRDMA_CM_ROLE_CLIENT ? "client" : "server",
+		       n->client_to_server, n->server_to_client,
+		       jbool(n->send_with_inv));
+		return;
+	}
+	printf("client_to_server:     %" PRIu32 "\n", n->client_to_server);
+	printf("server_to_client:     %" PRIu32 "\n", n->server_to_client);
+	printf("send_with_invalidate: %s\n", yesno(n->send_with_inv));
+}
+
+/* Report the Private Data that came with an event, from @role's side */
+void report_peer(const char *what, const char *peer_addr,
+		 enum rpcrdma_cm_role role, const struct pdata_out *sent,
+		 const void *data, size_t len)
+{
+	struct rpcrdma_cm_negotiated n;
+	struct rpcrdma_cm_decoded d;
+
+	rpcrdma_cm_decode(data, len, &d);
+	rpcrdma_cm_negotiate(role, &sent->local, &d.peer, true, &n);
+	if (json_output) {
+		printf("{\"event\": \"%s\", \"peer_address\": \"%s\", \"private_data_len\": %zu, \"private_data\": ",
+		       what, peer_addr, len);
+		print_hex_json(data, data ? len : 0);
+		printf(", \"sent\": ");
+		print_hex_json(sent->buf, sent->len);
+		printf(", \"peer\": ");
+		print_decoded_json(&d, len);
+		printf(", \"negotiated\": ");
+		print_negotiated(role, &n);
+		printf("}\n");
+	} else {
+		printf("event:                %s\n", what);
+		printf("peer_address:         %s\n", peer_addr);
+		print_hex_text("sent:", sent->buf, sent->len);
+		printf("private_data_len:     %zu\n", len);
+		print_hex_text("private_data:", data, data ? len : 0);
+		print_decoded_text(&d, len);
+		print_negotiated(role, &n);
+	}
+	fflush(stdout);
+}
+
+/* A JSON string: text from the user or the system may hold anything */
+void print_json_string(const char *str)
+{
+	const unsigned char *p;
+
+	putchar('"');
+	for (p = (const unsigned char *)str; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
+void report_event(const char *event, const char *what,
+		  const char *detail)
+{
+	if (json_output) {
+		printf("{\"event\": \"%s\", \"%s\": \"%s\", \"detail\": ",
+		       event, event, what);
+		print_json_string(detail);
+		printf("}\n");
+	}
+	fprintf(stderr, "%s: %s%s: %s\n", prog_name,
+		strcmp(event, "warning") ? "" : "warning: ", what, detail);
+	fflush(stdout);
+}
+
+void report_error(const char *what, const char *detail)
+{
+	report_event("error", what, detail);
+}
+
+/* Wait for one expected event; on anything else report and fail */
+int expect_event(struct rdma_event_channel *ch, int ms,
+		 enum rdma_cm_event_type want, const char *step,
+		 int fail_code)
+{
+	struct rdma_cm_event *ev;
+	char detail[128];
+	int rc;
+
+	rc = next_event(ch, ms, &ev);
+	if (rc == -ETIMEDOUT) {
+		report_error("timeout", step);
+		return EXIT_TIMEOUT;
+	}
+	if (rc) {
+		snprintf(detail, sizeof(detail), "%s: %s", step, strerror(-rc));
+		report_error("local", detail);
+		return EXIT_LOCAL;
+	}
+	if (ev->event != want) {
+		snprintf(detail, sizeof(detail), "%s: %s (status %d)", step,
+			 rdma_event_str(ev->event), ev->status);
+		rdma_ack_cm_event(ev);
+		report_error(fail_code == EXIT_NO_ROUTE ? "no-route" : "connect",
+			     detail);
+		return fail_code;
+	}
+	rdma_ack_cm_event(ev);
+	return 0;
+}
+
+
+void probe_release(struct probe *p)
+{
+	if (p->qp)
+		rdma_destroy_qp(p->id);
+	if (p->id)
+		rdma_destroy_id(p->id);
+	if (p->ch)
+		rdma_destroy_event_channel(p->ch);
+	if (p->ai)
+		freeaddrinfo(p->ai);
+}
+
+int probe_resolve(struct probe *p, const char *host, const char *port,
+		  int ms)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
+	char detail[160];
+	int rc;
+
+	rc = getaddrinfo(host, port, &hints, &p->ai);
+	if (rc) {
+		snprintf(detail, sizeof(detail), "%s port %s: %s", host, port,
+			 gai_strerror(rc));
+		report_error("no-route", detail);
+		return EXIT_NO_ROUTE;
+	}
+	if (rdma_resolve_addr(p->id, NULL, p->ai->ai_addr, RESOLVE_MS)) {
+		snprintf(detail, sizeof(detail), "resolving %s: %s", host,
+			 strerror(errno));
+		report_error("no-route", detail);
+		return EXIT_NO_ROUTE;
+	}
+	rc = expect_event(p->ch, ms, RDMA_CM_EVENT_ADDR_RESOLVED,
+			  "address resolution", EXIT_NO_ROUTE);
+	if (rc)
+		return rc;
+	if (rdma_resolve_route(p->id, RESOLVE_MS)) {
+		snprintf(detail, sizeof(detail), "route to %s: %s", host,
+			 strerror(errno));
+		report_error("no-route", detail);
+		return EXIT_NO_ROUTE;
+	}
+	return expect_event(p->ch, ms, RDMA_CM_EVENT_ROUTE_RESOLVED,
+			    "route resolution", EXIT_NO_ROUTE);
+}
+
+/* The event channel and the id to connect from */
+int probe_open(struct probe *p)
+{
+	p->ch = rdma_create_event_channel();
+	if (!p->ch) {
+		report_error("local", "cannot open the RDMA CM (is rdma_ucm loaded?)");
+		return EXIT_LOCAL;
+	}
+	if (rdma_create_id(p->ch, &p->id, NULL, RDMA_PS_TCP)) {
+		report_error("local", strerror(errno));
+		return EXIT_LOCAL;
+	}
+	return 0;
+}
+
+/* Connect on the QP already created, and report the server's answer */
+int probe_establish(struct probe *p, const struct pdata_out *out,
+		    int ms)
+{
+	struct rdma_conn_param param;
+	struct rdma_cm_event *ev;
+	char addr[64], detail[160];
+	int rc;
+
+	memset(&param, 0, sizeof(param));
+	param.private_data = out->len ? out->buf : NULL;
+	param.private_data_len = out->len;
+	param.responder_resources = 1;
+	param.initiator_depth = 1;
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	if (rdma_connect(p->id, &param)) {
+		snprintf(detail, sizeof(detail), "rdma_connect: %s", strerror(errno));
+		report_error("local", detail);
+		return EXIT_LOCAL;
+	}
+
+	rc = next_event(p->ch, ms, &ev);
+	if (rc == -ETIMEDOUT) {
+		report_error("timeout", "no answer to the connect request");
+		return EXIT_TIMEOUT;
+	}
+	if (rc) {
+		report_error("local", strerror(-rc));
+		return EXIT_LOCAL;
+	}
+	addr_string(rdma_get_peer_addr(p->id), addr, sizeof(addr));
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ESTABLISHED:
+		report_peer("established", addr, RPCRDMA_CM_ROLE_CLIENT, out,
+			    ev->param.conn.private_data,
+			    ev->param.conn.private_data_len);
+		rc = 0;
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		snprintf(detail, sizeof(detail), "%s rejected the connection (status %d)",
+			 addr, ev->status);
+		report_error("rejected", detail);
+		rc = EXIT_REJECTED;
+		break;
+	default:
+		snprintf(detail, sizeof(detail), "%s: %s (status %d)", addr,
+			 rdma_event_str(ev->event), ev->status);
+		report_error("unreachable", detail);
+		rc = EXIT_UNREACHABLE;
+	}
+	rdma_ack_cm_event(ev);
+	return rc;
+}
+
+int probe_connect(struct probe *p, const struct pdata_out *out, int ms)
+{
+	char detail[160];
+	int rc;
+
+	rc = create_qp(p->id, NULL, NULL);
+	if (rc) {
+		snprintf(detail, sizeof(detail), "creating a QP: %s", strerror(-rc));
+		report_error("local", detail);
+		return EXIT_LOCAL;
+	}
+	p->qp = true;
+	return probe_establish(p, out, ms);
+}
+
+/* A PORT argument, or the default; a usage error unless 1..65535 */
+const char *port_arg(const char *cmd, const char *port)
+{
+	if (!port)
+		return DEFAULT_PORT;
+	if (!*port || strspn(port, "0123456789") != strlen(port) ||
+	    atoi(port) < 1 || atoi(port) > 65535)
+		usage_error("%s: port '%s': expected 1..65535", cmd, port);
+	return port;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The RDMA-CM code that rpcrdma-cm's probe and listen, and rpcrdma-call
+ * (tools/testing/rpcrdma-call), share: what Private Data to send, how to
+ * connect, and how to report what came back.
+ */
+#ifndef _RPCRDMA_CM_CONN_H
+#define _RPCRDMA_CM_CONN_H
+
+#include <netdb.h>
+#include <signal.h>
+#include <rdma/rdma_cma.h>
+
+#include "rpcrdma-cm.h"
+
+#define DEFAULT_PORT		"20049"
+#define DEFAULT_SIZE		4096	/* the Linux client's and server's default */
+#define DEFAULT_TIMEOUT		10	/* seconds, probe */
+#define RESOLVE_MS		2000
+#define QP_DEPTH		4	/* Send and Receive WRs of a QP */
+
+/* Largest Private Data the RDMA CM carries: IB REQ and REP */
+#define PDATA_MAX_CONNECT	56
+#define PDATA_MAX_ACCEPT	196
+
+/* What we put on the wire, and what a peer concludes from it */
+struct pdata_out {
+	u8				buf[PDATA_MAX];
+	size_t				len;
+	struct rpcrdma_cm_params	local;
+};
+
+struct probe {
+	struct rdma_event_channel	*ch;
+	struct rdma_cm_id		*id;
+	struct addrinfo			*ai;
+	bool				qp;
+};
+
+/* Set by SIGINT or SIGTERM once catch_signals() has run */
+extern volatile sig_atomic_t stop_requested;
+
+void catch_signals(void);
+void print_hex_json(const u8 *buf, size_t len);
+void print_hex_text(const char *label, const u8 *buf, size_t len);
+void build_pdata(const char *cmd, const struct cmd_args *a,
+		 size_t max, struct pdata_out *out);
+const char *addr_string(struct sockaddr *sa, char *buf, size_t size);
+int next_event(struct rdma_event_channel *ch, int ms,
+	       struct rdma_cm_event **ev);
+int create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
+	      struct ibv_cq *cq);
+void print_negotiated(enum rpcrdma_cm_role role,
+		      const struct rpcrdma_cm_negotiated *n);
+void report_peer(const char *what, const char *peer_addr,
+		 enum rpcrdma_cm_role role, const struct pdata_out *sent,
+		 const void *data, size_t len);
+void print_json_string(const char *str);
+void report_event(const char *event, const char *what,
+		  const char *detail);
+void report_error(const char *what, const char *detail);
+int expect_event(struct rdma_event_channel *ch, int ms,
+		 enum rdma_cm_event_type want, const char *step,
+		 int fail_code);
+void probe_release(struct probe *p);
+int probe_resolve(struct probe *p, const char *host, const char *port,
+		  int ms);
+int probe_open(struct probe *p);
+int probe_establish(struct probe *p, const struct pdata_out *out,
+		    int ms);
+int probe_connect(struct probe *p, const struct pdata_out *out, int ms);
+const char *port_arg(const char *cmd, const char *port);
+
+#endif

@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The helpers of the black-box tests of rpcrdma-cm and rpcrdma-call
+# (tools/testing/rpcrdma-call): source it with CM set to the program
+# under test, print "KTAP version 1", make the checks, then call
+# test_end WHO. Each check is a KTAP case; the plan comes last, since
+# the count depends on the examples.
+
+PASS=0
+FAIL=0
+N=0
+
+ok()   { PASS=$((PASS + 1)); N=$((N + 1)); printf 'ok %d %s\n' "$N" "$1"; }
+fail() {
+	FAIL=$((FAIL + 1)); N=$((N + 1))
+	printf 'not ok %d %s # %s\n' "$N" "$1" "$(echo "$2" | tr '\n#' ' _')"
+}
+
+# JSON field of the decode object in $1 (nested with dots: peer.found)
+jfield() {
+	python3 -c '
+import json, sys
+v = json.loads(sys.argv[1])
+for k in sys.argv[2].split("."):
+    v = v[k]
+print(json.dumps(v))' "$1" "$2" 2>/dev/null || echo "<no ${2} in: $1>"
+}
+
+# expect_json NAME 'field=value ...' -- ARGS...
+expect_json() {
+	local name=$1 want=$2 out f got rc bad=
+	shift 3
+	out=$("$CM" --json "$@" 2>/dev/null)
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		fail "$name" "exit status $rc for: $(basename "$CM") --json $*"
+		return
+	fi
+	for f in $want; do
+		got=$(jfield "$out" "${f%%=*}")
+		[ "$got" = "${f#*=}" ] || bad+="${f%%=*}: want ${f#*=}, got $got; "
+	done
+	if [ -n "$bad" ]; then fail "$name" "$bad"; else ok "$name"; fi
+}
+
+# expect_exit NAME CODE PATTERN -- ARGS...: exit code and a stderr match
+expect_exit() {
+	local name=$1 code=$2 pattern=$3 err rc
+	shift 4
+	if [ "${*: -1}" = ">/dev/full" ]; then
+		err=$("$CM" "${@:1:$#-1}" 2>&1 >/dev/full)
+	else
+		err=$("$CM" "$@" 2>&1 >/dev/null)
+	fi
+	rc=$?
+	if [ "$rc" != "$code" ]; then
+		fail "$name" "exit $rc, want $code: $(basename "$CM") $*"
+	elif ! grep -qiE -- "$pattern" <<<"$err"; then
+		fail "$name" "stderr lacks /$pattern/: $err"
+	else
+		ok "$name"
+	fi
+}
+
+# expect_out NAME EXPECTED -- ARGS...: exact standard output
+expect_out() {
+	local name=$1 want=$2 got
+	shift 3
+	got=$("$CM" "$@" 2>/dev/null)
+	if [ "$got" = "$want" ]; then ok "$name"; else fail "$name" "want '$want', got '$got'"; fi
+}
+
+zeros() { printf '00%.0s' $(seq "$1"); }
+
+# test_end WHO: the plan, a summary line, and the status
+test_end() {
+	echo "1..$N"
+	echo "# $1: $PASS passed, $FAIL failed"
+	[ "$FAIL" = 0 ]
+}
+
+# no_device_case NAME ARGS...: without an RDMA device the program fails
+# as "local" (7: no RDMA CM at all) or "no-route" (3: the CM is there,
+# no device has the address); on a host with a device it may reach
+# something, and the case does not apply
+no_device_case() {
+	local name=$1 out rc got
+	shift
+	if ls /sys/class/infiniband/* >/dev/null 2>&1; then
+		N=$((N + 1))
+		echo "ok $N $name # SKIP this host has an RDMA device"
+		return
+	fi
+	out=$("$CM" --json "$@" 2>/dev/null)
+	rc=$?
+	got=$(jfield "$out" error)
+	case "$rc:$got" in
+	7:'"local"'|3:'"no-route"') ok "$name" ;;
+	*) fail "$name" "exit $rc, error $got, want 7 local or 3 no-route" ;;
+	esac
+}

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-rpcrdma-call.sh [PATH-TO-rpcrdma-call]
+#
+# Black-box tests of rpcrdma-call that need no RDMA device: every bad
+# argument is refused with status 2 and says why, and without a device
+# the program fails as "local" or "no-route". What it reports of a real
+# server is tested by the qemu scenarios that run it against nfsd
+# (server-sizes, server-legacy-client, server-err-chunk in
+# tools/testing/nfsrdma). Prints KTAP; exits non-zero on failure.
+
+set -u
+CM=${1:-$(dirname "$0")/rpcrdma-call}
+echo "KTAP version 1"
+. "$(dirname "$0")/../../net/sunrpc/rpcrdma-cm/test-lib.sh"
+
+expect_exit "no host" 2 'give HOST' --
+expect_exit "bad port" 2 "port '65536': expected 1..65535" -- 192.0.2.1 65536
+expect_exit "stray argument" 2 'give HOST' -- 192.0.2.1 20049 x
+expect_exit "unknown --proc" 2 "--proc 'getattr': expected readdir, create or null" \
+	-- 192.0.2.1 --proc getattr
+expect_exit "--reply-size over 1 MiB" 2 "--reply-size '1025K': expected 0..1048576" \
+	-- 192.0.2.1 --reply-size 1025K
+expect_exit "--reply-size not a size" 2 'expected a number of bytes' \
+	-- 192.0.2.1 --reply-size 4KB
+expect_exit "--reply-size with --proc null" 2 'applies to --proc readdir and create only' \
+	-- 192.0.2.1 --proc null --reply-size 4K
+expect_exit "--post-size 0" 2 "--post-size '0': expected 1..1048576" \
+	-- 192.0.2.1 --post-size 0
+expect_exit "--post-size over 1 MiB" 2 "--post-size '1048577': expected 1..1048576" \
+	-- 192.0.2.1 --post-size 1048577
+expect_exit "--reply-chunk 0" 2 "--reply-chunk '0': expected 1..128 segments" \
+	-- 192.0.2.1 --reply-chunk 0
+expect_exit "--reply-chunk over 128" 2 "--reply-chunk '129': expected 1..128 segments" \
+	-- 192.0.2.1 --reply-chunk 129
+expect_exit "--reply-chunk not a number" 2 'expected a whole number' \
+	-- 192.0.2.1 --reply-chunk many
+expect_exit "--reply-chunk with R set" 2 'needs --no-remote-invalidate' \
+	-- 192.0.2.1 --reply-chunk 4
+expect_exit "--none with --recv" 2 'only one of' -- 192.0.2.1 --none --recv 64K
+expect_exit "--raw over 56 octets" 2 'at most 56' -- 192.0.2.1 --raw "$(zeros 57)"
+expect_exit "--timeout 0" 2 'at least 1 second' -- 192.0.2.1 --timeout 0
+expect_exit "option of another command" 2 "'--count' does not apply" \
+	-- 192.0.2.1 --count 1
+no_device_case "no RDMA device" 192.0.2.1 --timeout 2
+if "$CM" --help | tr '\n' ' ' | grep -q 'HOST \[PORT\].*--proc readdir|create|null'; then
+	ok "--help describes the options"
+else
+	fail "--help describes the options" "no synopsis with --proc"
+fi
+
+test_end rpcrdma-call
