@@ -300,7 +300,7 @@ fresh_root_skipped() {
 }
 
 main() {
-	local rc=0 before s name base dir dpid
+	local rc=0 s name dir dpid
 	mkdir -p "$LOGDIR"
 	rm -f "$LOGDIR/times" "$RESULTS" "$LOGDIR"/*.ktap
 

@@ -266,7 +266,7 @@ guest_checks() {
 # report RUN SCENARIOS LOG QEMU-STATUS [EXTRA-LOG]: the run's subtest
 # up to its kernel-log case (run_two_host may add one more)
 report() {
-	local run=$1 scenarios=$2 logf=$3 rc=$4 extra=${5:-} s f line trouble=
+	local scenarios=$2 logf=$3 rc=$4 extra=${5:-} s f line trouble=
 	run_begin "$(cases_of "$scenarios" "$([ -n "$extra" ] && echo two-host || echo single)")"
 	show_report "$logf"
 	for s in $scenarios; do

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The helpers of the black-box tests of rpcrdma-cm and rpcrdma-call
 # (tools/testing/rpcrdma-call): source it with CM set to the program
