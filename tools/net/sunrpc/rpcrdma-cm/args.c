@@ -19,7 +19,6 @@
 #include <linux/sunrpc/rpc_rdma_cm.h>
 
 #include "rpcrdma-cm.h"
-#include "output.h"
 
 bool json_output;
 
@@ -143,26 +142,51 @@ void warn_adjusted(const char *opt, u32 asked)
 			prog_name, opt, asked, sent);
 }
 
-/* What decoding a peer's Private Data found: the decode object */
-void out_decoded(struct out_rec *r, const struct rpcrdma_cm_decoded *d,
-		 size_t len)
+const char *yesno(bool b)
 {
-	out_bool(r, "found", d->status == RPCRDMA_CM_VALID);
+	return b ? "yes" : "no";
+}
+
+const char *jbool(bool b)
+{
+	return b ? "true" : "false";
+}
+
+void print_decoded_json(const struct rpcrdma_cm_decoded *d, size_t len)
+{
+	printf("{\"found\": %s, ", jbool(d->status == RPCRDMA_CM_VALID));
 	if (d->offset >= 0)
-		out_int(r, "offset", d->offset);
+		printf("\"offset\": %d, ", d->offset);
 	else
-		out_null(r, "offset", "-");
+		printf("\"offset\": null, ");
 	if (d->status == RPCRDMA_CM_VALID || d->status == RPCRDMA_CM_BAD_VERSION)
-		out_num(r, "version", d->version);
+		printf("\"version\": %u, ", d->version);
 	else
-		out_null(r, "version", "-");
-	out_bool(r, "remote_invalidate", d->peer.remote_inv);
-	out_num(r, "send_size", d->peer.send_size);
-	out_num(r, "recv_size", d->peer.recv_size);
-	out_str(r, "status", rpcrdma_cm_status_name(d->status));
-	out_num(r, "length", len);
+		printf("\"version\": null, ");
+	printf("\"remote_invalidate\": %s, \"send_size\": %" PRIu32
+	       ", \"recv_size\": %" PRIu32 ", \"status\": \"%s\", \"length\": %zu}",
+	       jbool(d->peer.remote_inv), d->peer.send_size, d->peer.recv_size,
+	       rpcrdma_cm_status_name(d->status), len);
+}
+
+void print_decoded_text(const struct rpcrdma_cm_decoded *d, size_t len)
+{
+	printf("found:             %s\n", yesno(d->status == RPCRDMA_CM_VALID));
+	printf("status:            %s\n", rpcrdma_cm_status_name(d->status));
+	printf("length:            %zu\n", len);
+	if (d->offset >= 0)
+		printf("offset:            %d\n", d->offset);
+	else
+		printf("offset:            -\n");
+	if (d->status == RPCRDMA_CM_VALID || d->status == RPCRDMA_CM_BAD_VERSION)
+		printf("version:           %u\n", d->version);
+	else
+		printf("version:           -\n");
+	printf("remote_invalidate: %s\n", yesno(d->peer.remote_inv));
+	printf("send_size:         %" PRIu32 "\n", d->peer.send_size);
+	printf("recv_size:         %" PRIu32 "\n", d->peer.recv_size);
 	if (d->status != RPCRDMA_CM_VALID)
-		out_text(r, "note", "no usable RFC 8797 message; the RFC defaults apply");
+		printf("note:              no usable RFC 8797 message; the RFC defaults apply\n");
 }
 
 static const struct option common_opts[] = {
