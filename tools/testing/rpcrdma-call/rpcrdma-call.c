@@ -23,6 +23,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "cm_conn.h"
+#include "output.h"
 
 #define PROG	"rpcrdma-call"
 
@@ -175,91 +176,6 @@ struct call_desc {
 static const struct call_desc call_readdir = { "readdir", NFSPROC4_COMPOUND };
 static const struct call_desc call_create = { "create", NFSPROC4_COMPOUND };
 static const struct call_desc call_null = { "null", NFSPROC4_NULL };
-
-/*
- * What one event prints: "key: value" lines, or one flat JSON object
- * whose keys are unique, so that a shell script can pick any of them.
- */
-#define FIELDS_MAX		40
-
-enum field_type { F_STR, F_NUM, F_BOOL };
-
-struct fields {
-	int n;
-	struct {
-		const char	*key;
-		enum field_type	type;
-		char		val[128];
-	} f[FIELDS_MAX];
-};
-
-static void field_add(struct fields *fs, const char *key, enum field_type type,
-		      const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void field_add(struct fields *fs, const char *key, enum field_type type,
-		      const char *fmt, ...)
-{
-	va_list ap;
-
-	if (fs->n >= FIELDS_MAX)
-		return;
-	fs->f[fs->n].key = key;
-	fs->f[fs->n].type = type;
-	va_start(ap, fmt);
-	vsnprintf(fs->f[fs->n].val, sizeof(fs->f[fs->n].val), fmt, ap);
-	va_end(ap);
-	fs->n++;
-}
-
-static void fstr(struct fields *fs, const char *key, const char *val)
-{
-	field_add(fs, key, F_STR, "%s", val);
-}
-
-static void fnum(struct fields *fs, const char *key, unsigned long long val)
-{
-	field_add(fs, key, F_NUM, "%llu", val);
-}
-
-static void fhex(struct fields *fs, const char *key, u32 val)
-{
-	field_add(fs, key, F_STR, "0x%08" PRIx32, val);
-}
-
-static void fbool(struct fields *fs, const char *key, bool val)
-{
-	field_add(fs, key, F_BOOL, "%s", jbool(val));
-}
-
-static void fields_print(const struct fields *fs)
-{
-	int i;
-
-	if (json_output)
-		putchar('{');
-	else
-		putchar('\n');
-	for (i = 0; i < fs->n; i++) {
-		const char *key = fs->f[i].key, *val = fs->f[i].val;
-
-		if (!json_output) {
-			if (fs->f[i].type == F_BOOL)
-				val = yesno(!strcmp(val, "true"));
-			printf("%s:%*s%s\n", key, (int)(strlen(key) < 21 ?
-			       21 - strlen(key) : 1), "", val);
-			continue;
-		}
-		printf("%s\"%s\": ", i ? ", " : "", key);
-		if (fs->f[i].type == F_STR)
-			print_json_string(val);
-		else
-			fputs(val, stdout);
-	}
-	if (json_output)
-		puts("}");
-	fflush(stdout);
-}
 
 /* XDR, big-endian 4-octet units, with the bounds always checked */
 struct xdr_out {
@@ -505,17 +421,17 @@ static const char *decode_chunks(struct xdr_in *x, bool offered,
 }
 
 /* The results of PUTROOTFH, CREATE and READDIR in a COMPOUND reply */
-static const char *decode_compound(struct xdr_in *x, struct fields *fs)
+static const char *decode_compound(struct xdr_in *x, struct out_rec *fs)
 {
 	u32 i, n, op, status, vf, words, entries = 0;
 
-	fnum(fs, "nfs_status", get32(x));
+	out_num(fs, "nfs_status", get32(x));
 	if (!skip_opaque(x, NFS4_OPAQUE_MAX))
 		return "COMPOUND tag too long";
 	n = get32(x);
 	if (x->ended)
 		return "truncated COMPOUND reply";
-	fnum(fs, "nfs_results", n);
+	out_num(fs, "nfs_results", n);
 	for (i = 0; i < n && !x->ended; i++) {
 		op = get32(x);
 		status = get32(x);
@@ -524,7 +440,7 @@ static const char *decode_compound(struct xdr_in *x, struct fields *fs)
 		if (op == OP_PUTROOTFH)
 			continue;
 		if (op == OP_CREATE) {
-			fnum(fs, "create_status", status);
+			out_num(fs, "create_status", status);
 			if (status)
 				break;
 			skip(x, 4 + 8 + 8);	/* change_info4 */
@@ -534,7 +450,7 @@ static const char *decode_compound(struct xdr_in *x, struct fields *fs)
 		}
 		if (op != OP_READDIR)
 			return "unexpected operation in the COMPOUND reply";
-		fnum(fs, "readdir_status", status);
+		out_num(fs, "readdir_status", status);
 		if (status)
 			break;
 		skip(x, 8);		/* cookieverf */
@@ -553,8 +469,8 @@ static const char *decode_compound(struct xdr_in *x, struct fields *fs)
 		vf = get32(x);
 		if (x->ended)
 			break;
-		fnum(fs, "readdir_entries", entries);
-		fbool(fs, "readdir_eof", vf);
+		out_num(fs, "readdir_entries", entries);
+		out_bool(fs, "readdir_eof", vf);
 		break;
 	}
 	return x->ended ? "truncated COMPOUND reply" : NULL;
@@ -563,7 +479,7 @@ static const char *decode_compound(struct xdr_in *x, struct fields *fs)
 /* The RPC reply that follows an RDMA_MSG header */
 static const char *decode_rpc_reply(struct xdr_in *x, u32 xid,
 				    const struct call_desc *cd,
-				    struct fields *fs)
+				    struct out_rec *fs)
 {
 	u32 rxid, type, stat, v;
 	char buf[16];
@@ -578,16 +494,16 @@ static const char *decode_rpc_reply(struct xdr_in *x, u32 xid,
 	if (type != RPC_REPLY)
 		return "not an RPC reply";
 	if (stat == MSG_DENIED) {
-		fstr(fs, "rpc_reply_stat", "MSG_DENIED");
+		out_str(fs, "rpc_reply_stat", "MSG_DENIED");
 		v = get32(x);
 		if (v == RPC_MISMATCH) {
-			fstr(fs, "rpc_reject_stat", "RPC_MISMATCH");
-			fnum(fs, "rpc_low", get32(x));
-			fnum(fs, "rpc_high", get32(x));
+			out_str(fs, "rpc_reject_stat", "RPC_MISMATCH");
+			out_num(fs, "rpc_low", get32(x));
+			out_num(fs, "rpc_high", get32(x));
 		} else if (v == AUTH_ERROR) {
-			fstr(fs, "rpc_reject_stat", "AUTH_ERROR");
+			out_str(fs, "rpc_reject_stat", "AUTH_ERROR");
 			v = get32(x);
-			fstr(fs, "rpc_auth_stat", NAME_OF(auth_stat_names, v, buf));
+			out_str(fs, "rpc_auth_stat", NAME_OF(auth_stat_names, v, buf));
 		} else {
 			return "bad reject_stat";
 		}
@@ -595,17 +511,17 @@ static const char *decode_rpc_reply(struct xdr_in *x, u32 xid,
 	}
 	if (stat != MSG_ACCEPTED)
 		return "bad reply_stat";
-	fstr(fs, "rpc_reply_stat", "MSG_ACCEPTED");
+	out_str(fs, "rpc_reply_stat", "MSG_ACCEPTED");
 	get32(x);			/* verifier flavor */
 	if (!skip_opaque(x, RPC_AUTH_BODY_MAX))
 		return "verifier too long";
 	v = get32(x);
 	if (x->ended)
 		return "truncated RPC reply";
-	fstr(fs, "rpc_accept_stat", NAME_OF(accept_stat_names, v, buf));
+	out_str(fs, "rpc_accept_stat", NAME_OF(accept_stat_names, v, buf));
 	if (v == PROG_MISMATCH) {
-		fnum(fs, "rpc_low", get32(x));
-		fnum(fs, "rpc_high", get32(x));
+		out_num(fs, "rpc_low", get32(x));
+		out_num(fs, "rpc_high", get32(x));
 	} else if (v == SUCCESS && cd->proc == NFSPROC4_COMPOUND) {
 		return decode_compound(x, fs);
 	}
@@ -618,7 +534,7 @@ static const char *decode_rpc_reply(struct xdr_in *x, u32 xid,
  * is wrong with it.
  */
 static const char *decode_reply(const u8 *buf, size_t len, u32 xid,
-				const struct call_desc *cd, struct fields *fs,
+				const struct call_desc *cd, struct out_rec *fs,
 				const u8 *chunk, size_t chunk_size)
 {
 	unsigned long long written;
@@ -632,12 +548,12 @@ static const char *decode_reply(const u8 *buf, size_t len, u32 xid,
 	proc = get32(&x);
 	if (x.ended)
 		return "shorter than an RPC-over-RDMA header";
-	fhex(fs, "rdma_xid", rxid);
-	fbool(fs, "xid_match", rxid == xid);
-	fnum(fs, "rdma_version", vers);
-	fnum(fs, "rdma_credits", credits);
-	fstr(fs, "rdma_type", NAME_OF(rdma_proc_names, proc, name));
-	fnum(fs, "rdma_proc", proc);
+	out_fmt(fs, "rdma_xid", "0x%08" PRIx32, rxid);
+	out_bool(fs, "xid_match", rxid == xid);
+	out_num(fs, "rdma_version", vers);
+	out_num(fs, "rdma_credits", credits);
+	out_str(fs, "rdma_type", NAME_OF(rdma_proc_names, proc, name));
+	out_num(fs, "rdma_proc", proc);
 	if (vers != RPCRDMA_VERSION)
 		return "not RPC-over-RDMA version 1";
 	if (rxid != xid)
@@ -648,12 +564,12 @@ static const char *decode_reply(const u8 *buf, size_t len, u32 xid,
 		err = get32(&x);
 		if (x.ended)
 			return "truncated RDMA_ERROR";
-		fstr(fs, "rdma_error", err == ERR_VERS ? "ERR_VERS" :
+		out_str(fs, "rdma_error", err == ERR_VERS ? "ERR_VERS" :
 		     err == ERR_CHUNK ? "ERR_CHUNK" : "unknown");
-		fnum(fs, "rdma_error_code", err);
+		out_num(fs, "rdma_error_code", err);
 		if (err == ERR_VERS) {
-			fnum(fs, "rdma_vers_low", get32(&x));
-			fnum(fs, "rdma_vers_high", get32(&x));
+			out_num(fs, "rdma_vers_low", get32(&x));
+			out_num(fs, "rdma_vers_high", get32(&x));
 			if (x.ended)
 				return "truncated RDMA_ERROR";
 		} else if (err != ERR_CHUNK) {
@@ -674,7 +590,7 @@ static const char *decode_reply(const u8 *buf, size_t len, u32 xid,
 		problem = decode_chunks(&x, true, &written);
 		if (problem)
 			return problem;
-		fnum(fs, "reply_chunk_len", written);
+		out_num(fs, "reply_chunk_len", written);
 		if (!written || written > chunk_size)
 			return "RDMA_NOMSG: a Reply chunk length that cannot be";
 		rpc.p = chunk;
@@ -868,40 +784,40 @@ static int caller_wait(struct caller *c, int ms)
 	return 0;
 }
 
-static void call_fields(struct fields *fs, const char *event,
+static void call_fields(struct out_rec *fs, const char *event,
 			const struct call_desc *cd, u32 xid)
 {
-	fs->n = 0;
-	fstr(fs, "event", event);
-	fstr(fs, "call", cd->name);
-	fhex(fs, "xid", xid);
+	out_begin(fs);
+	out_str(fs, "event", event);
+	out_str(fs, "call", cd->name);
+	out_fmt(fs, "xid", "0x%08" PRIx32, xid);
 }
 
 static int report_wc_error(struct caller *c, const char *event,
 			   const struct call_desc *cd, u32 xid,
 			   const struct ibv_wc *wc)
 {
-	struct fields fs;
+	struct out_rec fs;
 
 	if (!c->down)
 		c->down = "a work request failed: the QP is in the error state";
 	call_fields(&fs, event, cd, xid);
-	fnum(&fs, "posted_size", c->post_size);
-	fstr(&fs, "wc_status", ibv_wc_status_str(wc->status));
-	fnum(&fs, "wc_status_code", wc->status);
-	fnum(&fs, "vendor_err", wc->vendor_err);
-	fields_print(&fs);
+	out_num(&fs, "posted_size", c->post_size);
+	out_str(&fs, "wc_status", ibv_wc_status_str(wc->status));
+	out_num(&fs, "wc_status_code", wc->status);
+	out_num(&fs, "vendor_err", wc->vendor_err);
+	out_print(&fs);
 	return EXIT_PROTOCOL;
 }
 
 static int report_call_failure(const char *event, const struct call_desc *cd,
 			       u32 xid, const char *detail)
 {
-	struct fields fs;
+	struct out_rec fs;
 
 	call_fields(&fs, event, cd, xid);
-	fstr(&fs, "detail", detail);
-	fields_print(&fs);
+	out_str(&fs, "detail", detail);
+	out_print(&fs);
 	return EXIT_PROTOCOL;
 }
 
@@ -928,25 +844,25 @@ static int report_reply(struct caller *c, const struct call_desc *cd,
 	size_t len = wc->byte_len < c->post_size ? wc->byte_len : c->post_size;
 	const u8 *buf = c->recv_buf + (size_t)wc->wr_id * c->post_size;
 	const char *problem;
-	struct fields fs;
+	struct out_rec fs;
 	int rc;
 
 	call_fields(&fs, "reply", cd, xid);
-	fnum(&fs, "posted_size", c->post_size);
-	fnum(&fs, "byte_len", wc->byte_len);
-	fbool(&fs, "with_invalidate", wc->wc_flags & IBV_WC_WITH_INV);
+	out_num(&fs, "posted_size", c->post_size);
+	out_num(&fs, "byte_len", wc->byte_len);
+	out_bool(&fs, "with_invalidate", wc->wc_flags & IBV_WC_WITH_INV);
 	if (wc->wc_flags & IBV_WC_WITH_INV)
-		fhex(&fs, "invalidated_rkey", wc->invalidated_rkey);
+		out_fmt(&fs, "invalidated_rkey", "0x%08" PRIx32, wc->invalidated_rkey);
 	offered = c->rchunk.segs && cd->proc == NFSPROC4_COMPOUND;
 	problem = decode_reply(buf, len, xid, cd, &fs,
 			       offered ? c->chunk_buf : NULL,
 			       (size_t)c->rchunk.segs * REPLY_CHUNK_SEG_LEN);
 	if (offered)
-		fnum(&fs, "reply_chunk_written", chunk_written(c));
-	fbool(&fs, "well_formed", !problem);
+		out_num(&fs, "reply_chunk_written", chunk_written(c));
+	out_bool(&fs, "well_formed", !problem);
 	if (problem)
-		fstr(&fs, "problem", problem);
-	fields_print(&fs);
+		out_str(&fs, "problem", problem);
+	out_print(&fs);
 
 	rc = post_recv(c, wc->wr_id);
 	if (rc) {
@@ -963,7 +879,7 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 {
 	struct ibv_send_wr wr, *bad;
 	long long deadline;
-	struct fields fs;
+	struct out_rec fs;
 	struct ibv_sge sge;
 	struct ibv_wc wc;
 	char detail[128];
@@ -998,18 +914,18 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 		return report_call_failure("send_error", cd, xid, detail);
 	}
 	call_fields(&fs, "sent", cd, xid);
-	fnum(&fs, "send_len", len);
+	out_num(&fs, "send_len", len);
 	if (cd->proc == NFSPROC4_COMPOUND)
-		fnum(&fs, "reply_size", reply_size);
+		out_num(&fs, "reply_size", reply_size);
 	if (c->rchunk.segs && cd->proc == NFSPROC4_COMPOUND)
-		fnum(&fs, "reply_chunk_segments", c->rchunk.segs);
+		out_num(&fs, "reply_chunk_segments", c->rchunk.segs);
 	if (cd == &call_create) {
 		char name[32];
 
 		create_name(name, sizeof(name), xid);
-		fstr(&fs, "create_name", name);
+		out_str(&fs, "create_name", name);
 	}
-	fields_print(&fs);
+	out_print(&fs);
 
 	deadline = now_ms() + ms;
 	for (;;) {

@@ -19,6 +19,7 @@
 #include <linux/sunrpc/rpc_rdma_cm.h>
 
 #include "rpcrdma-cm.h"
+#include "output.h"
 
 bool json_output;
 
@@ -142,51 +143,26 @@ void warn_adjusted(const char *opt, u32 asked)
 			prog_name, opt, asked, sent);
 }
 
-const char *yesno(bool b)
+/* What decoding a peer's Private Data found: the decode object */
+void out_decoded(struct out_rec *r, const struct rpcrdma_cm_decoded *d,
+		 size_t len)
 {
-	return b ? "yes" : "no";
-}
-
-const char *jbool(bool b)
-{
-	return b ? "true" : "false";
-}
-
-void print_decoded_json(const struct rpcrdma_cm_decoded *d, size_t len)
-{
-	printf("{\"found\": %s, ", jbool(d->status == RPCRDMA_CM_VALID));
+	out_bool(r, "found", d->status == RPCRDMA_CM_VALID);
 	if (d->offset >= 0)
-		printf("\"offset\": %d, ", d->offset);
+		out_int(r, "offset", d->offset);
 	else
-		printf("\"offset\": null, ");
+		out_null(r, "offset", "-");
 	if (d->status == RPCRDMA_CM_VALID || d->status == RPCRDMA_CM_BAD_VERSION)
-		printf("\"version\": %u, ", d->version);
+		out_num(r, "version", d->version);
 	else
-		printf("\"version\": null, ");
-	printf("\"remote_invalidate\": %s, \"send_size\": %" PRIu32
-	       ", \"recv_size\": %" PRIu32 ", \"status\": \"%s\", \"length\": %zu}",
-	       jbool(d->peer.remote_inv), d->peer.send_size, d->peer.recv_size,
-	       rpcrdma_cm_status_name(d->status), len);
-}
-
-void print_decoded_text(const struct rpcrdma_cm_decoded *d, size_t len)
-{
-	printf("found:             %s\n", yesno(d->status == RPCRDMA_CM_VALID));
-	printf("status:            %s\n", rpcrdma_cm_status_name(d->status));
-	printf("length:            %zu\n", len);
-	if (d->offset >= 0)
-		printf("offset:            %d\n", d->offset);
-	else
-		printf("offset:            -\n");
-	if (d->status == RPCRDMA_CM_VALID || d->status == RPCRDMA_CM_BAD_VERSION)
-		printf("version:           %u\n", d->version);
-	else
-		printf("version:           -\n");
-	printf("remote_invalidate: %s\n", yesno(d->peer.remote_inv));
-	printf("send_size:         %" PRIu32 "\n", d->peer.send_size);
-	printf("recv_size:         %" PRIu32 "\n", d->peer.recv_size);
+		out_null(r, "version", "-");
+	out_bool(r, "remote_invalidate", d->peer.remote_inv);
+	out_num(r, "send_size", d->peer.send_size);
+	out_num(r, "recv_size", d->peer.recv_size);
+	out_str(r, "status", rpcrdma_cm_status_name(d->status));
+	out_num(r, "length", len);
 	if (d->status != RPCRDMA_CM_VALID)
-		printf("note:              no usable RFC 8797 message; the RFC defaults apply\n");
+		out_text(r, "note", "no usable RFC 8797 message; the RFC defaults apply");
 }
 
 static const struct option common_opts[] = {

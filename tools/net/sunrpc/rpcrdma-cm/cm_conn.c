@@ -23,6 +23,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "cm_conn.h"
+#include "output.h"
 
 volatile sig_atomic_t stop_requested;
 
@@ -56,32 +57,6 @@ void catch_signals(void)
 	sigdelset(&wait_mask, SIGINT);
 	sigdelset(&wait_mask, SIGTERM);
 	signals_caught = true;
-}
-
-void print_hex_json(const u8 *buf, size_t len)
-{
-	size_t i;
-
-	putchar('"');
-	for (i = 0; i < len; i++)
-		printf("%02x", buf[i]);
-	putchar('"');
-}
-
-void print_hex_text(const char *label, const u8 *buf, size_t len)
-{
-	size_t i, last = 0;
-
-	/* Trailing zeroes are CM padding more often than data: fold them */
-	for (i = 0; i < len; i++)
-		if (buf[i])
-			last = i + 1;
-	printf("%-22s", label);
-	for (i = 0; i < last; i++)
-		printf("%02x%s", buf[i], i + 1 < last ? " " : "");
-	if (last < len)
-		printf("%s(%zu zero octets)", last ? " " : "", len - last);
-	putchar('\n');
 }
 
 /*
@@ -188,21 +163,14 @@ int create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 	return rdma_create_qp(id, pd, &attr) ? -errno : 0;
 }
 
-void print_negotiated(enum rpcrdma_cm_role role,
-		      const struct rpcrdma_cm_negotiated *n)
+/* The properties a connection gets: the negotiated object */
+void out_negotiated(struct out_rec *r, enum rpcrdma_cm_role role,
+		    const struct rpcrdma_cm_negotiated *n)
 {
-	if (json_output) {
-		printf("{\"role\": \"%s\", \"client_to_server\": %" PRIu32
-		       ", \"server_to_client\": %" PRIu32
-		       ", \"send_with_invalidate\": %s}",
-		       role == RPCRDMA_CM_ROLE_CLIENT ? "client" : "server",
-		       n->client_to_server, n->server_to_client,
-		       jbool(n->send_with_inv));
-		return;
-	}
-	printf("client_to_server:     %" PRIu32 "\n", n->client_to_server);
-	printf("server_to_client:     %" PRIu32 "\n", n->server_to_client);
-	printf("send_with_invalidate: %s\n", yesno(n->send_with_inv));
+	out_str(r, "role", role == RPCRDMA_CM_ROLE_CLIENT ? "client" : "server");
+	out_num(r, "client_to_server", n->client_to_server);
+	out_num(r, "server_to_client", n->server_to_client);
+	out_bool(r, "send_with_invalidate", n->send_with_inv);
 }
 
 /* Report the Private Data that came with an event, from @role's side */
@@ -212,61 +180,39 @@ void report_peer(const char *what, const char *peer_addr,
 {
 	struct rpcrdma_cm_negotiated n;
 	struct rpcrdma_cm_decoded d;
+	struct out_rec r;
 
 	rpcrdma_cm_decode(data, len, &d);
 	rpcrdma_cm_negotiate(role, &sent->local, &d.peer, true, &n);
-	if (json_output) {
-		printf("{\"event\": \"%s\", \"peer_address\": \"%s\", \"private_data_len\": %zu, \"private_data\": ",
-		       what, peer_addr, len);
-		print_hex_json(data, data ? len : 0);
-		printf(", \"sent\": ");
-		print_hex_json(sent->buf, sent->len);
-		printf(", \"peer\": ");
-		print_decoded_json(&d, len);
-		printf(", \"negotiated\": ");
-		print_negotiated(role, &n);
-		printf("}\n");
-	} else {
-		printf("event:                %s\n", what);
-		printf("peer_address:         %s\n", peer_addr);
-		print_hex_text("sent:", sent->buf, sent->len);
-		printf("private_data_len:     %zu\n", len);
-		print_hex_text("private_data:", data, data ? len : 0);
-		print_decoded_text(&d, len);
-		print_negotiated(role, &n);
-	}
-	fflush(stdout);
+	out_begin(&r);
+	out_str(&r, "event", what);
+	out_str(&r, "peer_address", peer_addr);
+	out_num(&r, "private_data_len", len);
+	out_hex(&r, "private_data", data, data ? len : 0);
+	out_hex(&r, "sent", sent->buf, sent->len);
+	out_open(&r, "peer");
+	out_decoded(&r, &d, len);
+	out_close(&r);
+	out_open(&r, "negotiated");
+	out_negotiated(&r, role, &n);
+	out_close(&r);
+	out_print(&r);
 }
 
-/* A JSON string: text from the user or the system may hold anything */
-void print_json_string(const char *str)
+/* An event without Private Data: a JSON object; the text goes to stderr */
+void report_event(const char *event, const char *what, const char *detail)
 {
-	const unsigned char *p;
+	struct out_rec r;
 
-	putchar('"');
-	for (p = (const unsigned char *)str; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p < 0x20)
-			printf("\\u%04x", *p);
-		else
-			putchar(*p);
-	}
-	putchar('"');
-}
-
-void report_event(const char *event, const char *what,
-		  const char *detail)
-{
 	if (json_output) {
-		printf("{\"event\": \"%s\", \"%s\": \"%s\", \"detail\": ",
-		       event, event, what);
-		print_json_string(detail);
-		printf("}\n");
+		out_begin(&r);
+		out_str(&r, "event", event);
+		out_str(&r, event, what);
+		out_str(&r, "detail", detail);
+		out_print(&r);
 	}
 	fprintf(stderr, "%s: %s%s: %s\n", prog_name,
 		strcmp(event, "warning") ? "" : "warning: ", what, detail);
-	fflush(stdout);
 }
 
 void report_error(const char *what, const char *detail)

@@ -41,8 +41,6 @@ struct probe {
 extern volatile sig_atomic_t stop_requested;
 
 void catch_signals(void);
-void print_hex_json(const u8 *buf, size_t len);
-void print_hex_text(const char *label, const u8 *buf, size_t len);
 void build_pdata(const char *cmd, const struct cmd_args *a,
 		 size_t max, struct pdata_out *out);
 const char *addr_string(struct sockaddr *sa, char *buf, size_t size);
@@ -50,12 +48,12 @@ int next_event(struct rdma_event_channel *ch, int ms,
 	       struct rdma_cm_event **ev);
 int create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 	      struct ibv_cq *cq);
-void print_negotiated(enum rpcrdma_cm_role role,
-		      const struct rpcrdma_cm_negotiated *n);
+struct out_rec;
+void out_negotiated(struct out_rec *r, enum rpcrdma_cm_role role,
+		    const struct rpcrdma_cm_negotiated *n);
 void report_peer(const char *what, const char *peer_addr,
 		 enum rpcrdma_cm_role role, const struct pdata_out *sent,
 		 const void *data, size_t len);
-void print_json_string(const char *str);
 void report_event(const char *event, const char *what,
 		  const char *detail);
 void report_error(const char *what, const char *detail);

@@ -21,6 +21,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "cm_conn.h"
+#include "output.h"
 
 /*
  * listen: a fake RPC-over-RDMA server
@@ -113,6 +114,7 @@ static void listener_event(struct listener *l, struct rdma_cm_event *ev)
 {
 	enum rdma_cm_event_type type = ev->event;
 	struct rdma_cm_id *id = ev->id;
+	struct out_rec r;
 	struct conn *c;
 	char addr[64];
 
@@ -135,10 +137,10 @@ static void listener_event(struct listener *l, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_ESTABLISHED:
 		c->up = true;
 		clock_gettime(CLOCK_MONOTONIC, &c->established);
-		if (json_output)
-			printf("{\"event\": \"established\", \"peer_address\": \"%s\"}\n", addr);
-		else
-			printf("event:                established (%s)\n", addr);
+		out_begin(&r);
+		out_str(&r, "event", "established");
+		out_str(&r, "peer_address", addr);
+		out_print(&r);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_REJECTED:
@@ -146,12 +148,11 @@ static void listener_event(struct listener *l, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		if (json_output)
-			printf("{\"event\": \"closed\", \"peer_address\": \"%s\", \"reason\": \"%s\"}\n",
-			       addr, rdma_event_str(type));
-		else
-			printf("event:                closed (%s: %s)\n", addr,
-			       rdma_event_str(type));
+		out_begin(&r);
+		out_str(&r, "event", "closed");
+		out_str(&r, "peer_address", addr);
+		out_str(&r, "reason", rdma_event_str(type));
+		out_print(&r);
 		conn_close(l, c);
 		l->ended++;
 		break;
@@ -190,6 +191,7 @@ static int listener_open(struct listener *l, const char *port)
 {
 	struct sockaddr_in sin;
 	char detail[128];
+	struct out_rec r;
 
 	l->ch = rdma_create_event_channel();
 	if (!l->ch) {
@@ -209,11 +211,10 @@ static int listener_open(struct listener *l, const char *port)
 		report_error("local", detail);
 		return EXIT_LOCAL;
 	}
-	if (json_output)
-		printf("{\"event\": \"listening\", \"port\": %d}\n", atoi(port));
-	else
-		printf("listening on port %s\n", port);
-	fflush(stdout);
+	out_begin(&r);
+	out_str(&r, "event", "listening");
+	out_num(&r, "port", atoi(port));
+	out_print(&r);
 	return 0;
 }
 

@@ -21,6 +21,8 @@
 #include <linux/sunrpc/rpc_rdma_cm.h>
 
 #include "rpcrdma-cm.h"
+#include "cm_conn.h"
+#include "output.h"
 
 #define PROG	"rpcrdma-cm"
 
@@ -66,6 +68,7 @@ static int cmd_decode(int argc, char **argv)
 	static const int allowed[] = { OPT_JSON, 0 };
 	struct rpcrdma_cm_decoded d;
 	u8 buf[PDATA_MAX];
+	struct out_rec r;
 	struct cmd_args a;
 	size_t len;
 
@@ -75,12 +78,9 @@ static int cmd_decode(int argc, char **argv)
 	parse_hex_args(a.argc, a.argv, buf, &len);
 
 	rpcrdma_cm_decode(buf, len, &d);
-	if (json_output) {
-		print_decoded_json(&d, len);
-		putchar('\n');
-	} else {
-		print_decoded_text(&d, len);
-	}
+	out_begin(&r);
+	out_decoded(&r, &d, len);
+	out_print(&r);
 	return 0;
 }
 
@@ -90,6 +90,7 @@ static int cmd_encode(int argc, char **argv)
 				       OPT_NO_RINV, 0 };
 	struct rpcrdma_cm_params local;
 	u8 msg[RPCRDMA_CM_MSG_LEN];
+	struct out_rec r;
 	struct cmd_args a;
 	bool adjusted;
 
@@ -99,20 +100,18 @@ static int cmd_encode(int argc, char **argv)
 	local_params("encode", &a, &local);
 
 	adjusted = rpcrdma_cm_encode(msg, &local);
+	out_begin(&r);
+	/* The text is the message alone, spaced as the RFC draws it */
+	out_text(&r, NULL, "%02x%02x%02x%02x %02x %02x %02x %02x",
+		 msg[0], msg[1], msg[2], msg[3], msg[4], msg[5], msg[6], msg[7]);
 	if (json_output) {
-		printf("{\"hex\": \"%02x%02x%02x%02x%02x%02x%02x%02x\", ",
-		       msg[0], msg[1], msg[2], msg[3], msg[4], msg[5], msg[6],
-		       msg[7]);
-		printf("\"send_size\": %" PRIu32 ", \"recv_size\": %" PRIu32
-		       ", \"remote_invalidate\": %s, \"adjusted\": %s}\n",
-		       rpcrdma_cm_size_clamp(local.send_size),
-		       rpcrdma_cm_size_clamp(local.recv_size),
-		       jbool(local.remote_inv), jbool(adjusted));
-	} else {
-		printf("%02x%02x%02x%02x %02x %02x %02x %02x\n",
-		       msg[0], msg[1], msg[2], msg[3], msg[4], msg[5], msg[6],
-		       msg[7]);
+		out_hex(&r, "hex", msg, sizeof(msg));
+		out_num(&r, "send_size", rpcrdma_cm_size_clamp(local.send_size));
+		out_num(&r, "recv_size", rpcrdma_cm_size_clamp(local.recv_size));
+		out_bool(&r, "remote_invalidate", local.remote_inv);
+		out_bool(&r, "adjusted", adjusted);
 	}
+	out_print(&r);
 	return 0;
 }
 
@@ -125,6 +124,7 @@ static int cmd_negotiate(int argc, char **argv)
 	struct rpcrdma_cm_decoded d;
 	enum rpcrdma_cm_role role;
 	u8 buf[PDATA_MAX];
+	struct out_rec r;
 	struct cmd_args a;
 	size_t len = 0;
 
@@ -151,27 +151,12 @@ static int cmd_negotiate(int argc, char **argv)
 	/* No device here: local policy alone decides, through the R bit */
 	rpcrdma_cm_negotiate(role, &local, &d.peer, true, &n);
 
-	if (json_output) {
-		printf("{\"role\": \"%s\", \"client_to_server\": %" PRIu32
-		       ", \"server_to_client\": %" PRIu32
-		       ", \"send_with_invalidate\": %s, \"peer\": ",
-		       a.role, n.client_to_server, n.server_to_client,
-		       jbool(n.send_with_inv));
-		print_decoded_json(&d, len);
-		printf("}\n");
-	} else {
-		printf("role:                 %s\n", a.role);
-		printf("peer:                 %s", rpcrdma_cm_status_name(d.status));
-		if (d.status == RPCRDMA_CM_VALID)
-			printf(" at offset %d: send %" PRIu32 ", recv %" PRIu32 ", R=%d\n",
-			       d.offset, d.peer.send_size, d.peer.recv_size,
-			       d.peer.remote_inv);
-		else
-			printf(" (RFC 8797 defaults: send 1024, recv 1024, R=0)\n");
-		printf("client_to_server:     %" PRIu32 "\n", n.client_to_server);
-		printf("server_to_client:     %" PRIu32 "\n", n.server_to_client);
-		printf("send_with_invalidate: %s\n", yesno(n.send_with_inv));
-	}
+	out_begin(&r);
+	out_negotiated(&r, role, &n);
+	out_open(&r, "peer");
+	out_decoded(&r, &d, len);
+	out_close(&r);
+	out_print(&r);
 	return 0;
 }
 

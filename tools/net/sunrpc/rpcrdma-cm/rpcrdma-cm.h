@@ -78,10 +78,9 @@ void parse_hex_arg(const char *arg, u8 *buf, size_t *len);
 u32 parse_size(const char *opt, const char *arg);
 int parse_count(const char *opt, const char *arg);
 void warn_adjusted(const char *opt, u32 asked);
-const char *yesno(bool b);
-const char *jbool(bool b);
-void print_decoded_json(const struct rpcrdma_cm_decoded *d, size_t len);
-void print_decoded_text(const struct rpcrdma_cm_decoded *d, size_t len);
+struct out_rec;
+void out_decoded(struct out_rec *r, const struct rpcrdma_cm_decoded *d,
+		 size_t len);
 void parse_cmd_args(const char *cmd, int argc, char **argv,
 		    const int *allowed, struct cmd_args *a);
 void local_params(const char *cmd, const struct cmd_args *a,
