@@ -72,7 +72,7 @@ enum rpcrdma_cm_status {
 
 /**
  * struct rpcrdma_cm_decoded - result of decoding received Private Data
- * @peer: what the peer advertised; the RFC 8797 Section 5.1 defaults
+ * @params: what the peer advertised; the RFC 8797 Section 5.1 defaults
  *	unless @status is %RPCRDMA_CM_VALID
  * @status: outcome of the search and checks
  * @offset: octet offset of the version 1 message; when there is none,
@@ -81,7 +81,7 @@ enum rpcrdma_cm_status {
  *	%RPCRDMA_CM_ABSENT or %RPCRDMA_CM_TRUNCATED
  */
 struct rpcrdma_cm_decoded {
-	struct rpcrdma_cm_params	peer;
+	struct rpcrdma_cm_params	params;
 	enum rpcrdma_cm_status		status;
 	int				offset;
 	u8				version;
@@ -109,21 +109,31 @@ struct rpcrdma_cm_negotiated {
 	bool	send_with_inv;
 };
 
+/**
+ * struct rpcrdma_cm_conn - the CM Private Data exchange of one connection
+ * @local: what this end advertised
+ * @peer: what the other end sent, decoded
+ * @negotiated: what is in force on the connection
+ *
+ * The client and the server each keep one per connection.
+ */
+struct rpcrdma_cm_conn {
+	struct rpcrdma_cm_params	local;
+	struct rpcrdma_cm_decoded	peer;
+	struct rpcrdma_cm_negotiated	negotiated;
+};
+
 u32 rpcrdma_cm_size_clamp(u32 size);
 bool rpcrdma_cm_size_valid(u32 size);
-u8 rpcrdma_cm_size_encode(u32 size);
-u32 rpcrdma_cm_size_decode(u8 code);
 
-bool rpcrdma_cm_encode(u8 *buf, const struct rpcrdma_cm_params *local);
+void rpcrdma_cm_encode(u8 *buf, const struct rpcrdma_cm_params *local);
 void rpcrdma_cm_decode(const void *data, size_t len,
 		       struct rpcrdma_cm_decoded *result);
 void rpcrdma_cm_negotiate(enum rpcrdma_cm_role role,
 			  const struct rpcrdma_cm_params *local,
 			  const struct rpcrdma_cm_params *peer,
-			  bool may_inv,
 			  struct rpcrdma_cm_negotiated *result);
-void rpcrdma_cm_responder_params(u32 buf_size, bool dev_can_inv,
-				 bool allow_inv,
+void rpcrdma_cm_responder_params(u32 buf_size, bool remote_inv,
 				 struct rpcrdma_cm_params *local);
 bool rpcrdma_cm_reply_fits(const struct rpcrdma_cm_negotiated *neg,
 			   size_t len);

@@ -11,12 +11,13 @@
  * records every connection.
  *
  * One "key: value" per line; sizes are in octets. The values are those
- * of the latest connection; "negotiated: no" means that no connection
- * has been established yet. client_recv_wanted is the Receive Size the
- * client was set to advertise; when memory was short at connect time,
- * client_recv_size (what it did advertise) is smaller. The posted
- * minimum and maximum are the smallest and largest Receive buffer
- * posted on the connection, and equal client_recv_size.
+ * of the latest connection. The lines both ends have come from
+ * rpcrdma_cm_conn_show(), which nfsd's connections file uses too.
+ * client_recv_wanted is the Receive Size the client was set to
+ * advertise; when memory was short at connect time, client_recv_size
+ * (what it did advertise) is smaller. The posted minimum and maximum
+ * are the smallest and largest Receive buffer posted on the
+ * connection, and equal client_recv_size.
  */
 
 #include <linux/debugfs.h>
@@ -25,33 +26,54 @@
 
 #include "xprt_rdma.h"
 
+/**
+ * rpcrdma_cm_conn_show - Show one connection's CM Private Data exchange
+ * @m: the seq_file of a debugfs file
+ * @cm: the connection's record
+ * @role: which end keeps @cm
+ *
+ * Prints what each end advertised, how the peer's Private Data was
+ * found, and what is in force, one "key: value" per line, with the
+ * same keys at the client and at the server.
+ */
+void rpcrdma_cm_conn_show(struct seq_file *m, const struct rpcrdma_cm_conn *cm,
+			  enum rpcrdma_cm_role role)
+{
+	bool client = role == RPCRDMA_CM_ROLE_CLIENT;
+	const char *local = client ? "client" : "server";
+	const char *peer = client ? "server" : "client";
+
+	seq_printf(m, "%s_send_size: %u\n", local, cm->local.send_size);
+	seq_printf(m, "%s_recv_size: %u\n", local, cm->local.recv_size);
+	seq_printf(m, "%s_remote_inv: %s\n", local,
+		   str_yes_no(cm->local.remote_inv));
+	seq_printf(m, "%s_private_data_status: %s\n", peer,
+		   rpcrdma_cm_status_name(cm->peer.status));
+	seq_printf(m, "%s_private_data_offset: %d\n", peer, cm->peer.offset);
+	seq_printf(m, "%s_send_size: %u\n", peer, cm->peer.params.send_size);
+	seq_printf(m, "%s_recv_size: %u\n", peer, cm->peer.params.recv_size);
+	seq_printf(m, "%s_remote_inv: %s\n", peer,
+		   str_yes_no(cm->peer.params.remote_inv));
+	seq_printf(m, "client_to_server: %u\n",
+		   cm->negotiated.client_to_server);
+	seq_printf(m, "server_to_client: %u\n",
+		   cm->negotiated.server_to_client);
+	seq_printf(m, "send_with_inv: %s\n",
+		   str_yes_no(cm->negotiated.send_with_inv));
+}
+
 static int rpcrdma_cm_show(struct seq_file *m, void *v)
 {
 	struct rpcrdma_xprt *r_xprt = m->private;
-	struct rpcrdma_cm_info info;
+	struct rpcrdma_cm_conn cm;
 
 	spin_lock(&r_xprt->rx_cm_lock);
-	info = r_xprt->rx_cm;
+	cm = r_xprt->rx_cm;
 	spin_unlock(&r_xprt->rx_cm_lock);
 
-	seq_printf(m, "negotiated: %s\n", str_yes_no(info.negotiated));
-	seq_printf(m, "client_send_size: %u\n", info.local.send_size);
-	seq_printf(m, "client_recv_size: %u\n", info.local.recv_size);
-	seq_printf(m, "client_remote_invalidate: %s\n",
-		   str_yes_no(info.local.remote_inv));
-	seq_printf(m, "server_private_data_status: %s\n",
-		   rpcrdma_cm_status_name(info.peer.status));
-	seq_printf(m, "server_private_data_offset: %d\n", info.peer.offset);
-	seq_printf(m, "server_send_size: %u\n", info.peer.peer.send_size);
-	seq_printf(m, "server_recv_size: %u\n", info.peer.peer.recv_size);
-	seq_printf(m, "server_remote_invalidate: %s\n",
-		   str_yes_no(info.peer.peer.remote_inv));
-	seq_printf(m, "client_to_server: %u\n", info.result.client_to_server);
-	seq_printf(m, "server_to_client: %u\n", info.result.server_to_client);
-	seq_printf(m, "send_with_invalidate: %s\n",
-		   str_yes_no(info.result.send_with_inv));
-	seq_printf(m, "remotely_invalidated_replies: %lu\n",
-		   READ_ONCE(r_xprt->rx_stats.reply_remote_inv));
+	rpcrdma_cm_conn_show(m, &cm, RPCRDMA_CM_ROLE_CLIENT);
+	seq_printf(m, "replies_with_inv: %lu\n",
+		   READ_ONCE(r_xprt->rx_stats.reply_with_inv));
 	seq_printf(m, "client_recv_wanted: %u\n",
 		   READ_ONCE(r_xprt->rx_recv_wanted));
 	seq_printf(m, "client_recv_posted_min: %u\n",

@@ -35,7 +35,7 @@
  * peer must accept 1024-octet messages (RFC 8166 Section 3.3.3), so no
  * caller may configure a smaller buffer in the first place.
  *
- * Return: the size in octets that rpcrdma_cm_size_encode() represents.
+ * Return: the size in octets that a Size field carries for @size.
  */
 u32 rpcrdma_cm_size_clamp(u32 size)
 {
@@ -59,46 +59,32 @@ bool rpcrdma_cm_size_valid(u32 size)
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_valid);
 
-/**
- * rpcrdma_cm_size_encode - Encode a buffer size for a Size field
- * @size: a buffer size, in octets
- *
- * Return: the one-octet Size code, "kilo-octets minus one" (RFC 8797
- * Section 4.2), after rpcrdma_cm_size_clamp(). Every @size yields a
- * code in 0..255; none wraps.
+/*
+ * A Size field holds "kilo-octets minus one" (RFC 8797 Section 4.2).
+ * Every size is clamped first, so every code is in 0..255 and none
+ * wraps; every code decodes to 1024..262144.
  */
-u8 rpcrdma_cm_size_encode(u32 size)
+static u8 rpcrdma_cm_size_encode(u32 size)
 {
 	return rpcrdma_cm_size_clamp(size) / RPCRDMA_CM_SIZE_UNIT - 1;
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_encode);
 
-/**
- * rpcrdma_cm_size_decode - Decode a Size field
- * @code: the one-octet Size code received from a peer
- *
- * Return: the size in octets, from 1024 (code 0) to 262144 (code 255).
- */
-u32 rpcrdma_cm_size_decode(u8 code)
+static u32 rpcrdma_cm_size_decode(u8 code)
 {
 	return ((u32)code + 1) * RPCRDMA_CM_SIZE_UNIT;
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_decode);
 
 /**
  * rpcrdma_cm_encode - Build a version 1 CM Private Data message
  * @buf: output buffer of at least %RPCRDMA_CM_MSG_LEN octets
  * @local: the properties to advertise
  *
- * Sizes are clamped by rpcrdma_cm_size_clamp(). The Reserved bits are
- * always zero (RFC 8797 Section 4). @buf needs no particular alignment.
- *
- * Return: %false if the message carries exactly the sizes in @local;
- * %true if at least one size had to be rounded or clamped, in which case
- * the caller should make that visible and use rpcrdma_cm_size_clamp()
- * of its sizes from then on.
+ * Sizes are clamped by rpcrdma_cm_size_clamp(); a caller that must
+ * say when that changes a size checks with rpcrdma_cm_size_valid()
+ * first. The Reserved bits are always zero (RFC 8797 Section 4). @buf
+ * needs no particular alignment.
  */
-bool rpcrdma_cm_encode(u8 *buf, const struct rpcrdma_cm_params *local)
+void rpcrdma_cm_encode(u8 *buf, const struct rpcrdma_cm_params *local)
 {
 	put_unaligned_be32(RPCRDMA_CM_FORMAT_ID, buf);
 	buf[RPCRDMA_CM_OFF_VERSION] = RPCRDMA_CM_VERSION;
@@ -106,17 +92,14 @@ bool rpcrdma_cm_encode(u8 *buf, const struct rpcrdma_cm_params *local)
 				    RPCRDMA_CM_FLAG_REMOTE_INV : 0;
 	buf[RPCRDMA_CM_OFF_SEND_SIZE] = rpcrdma_cm_size_encode(local->send_size);
 	buf[RPCRDMA_CM_OFF_RECV_SIZE] = rpcrdma_cm_size_encode(local->recv_size);
-
-	return rpcrdma_cm_size_clamp(local->send_size) != local->send_size ||
-	       rpcrdma_cm_size_clamp(local->recv_size) != local->recv_size;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_encode);
 
-static void rpcrdma_cm_set_defaults(struct rpcrdma_cm_params *peer)
+static void rpcrdma_cm_set_defaults(struct rpcrdma_cm_params *params)
 {
-	peer->send_size = RPCRDMA_CM_SIZE_DEFAULT;
-	peer->recv_size = RPCRDMA_CM_SIZE_DEFAULT;
-	peer->remote_inv = false;
+	params->send_size = RPCRDMA_CM_SIZE_DEFAULT;
+	params->recv_size = RPCRDMA_CM_SIZE_DEFAULT;
+	params->remote_inv = false;
 }
 
 /* Fill in @result from the version 1 message at @msg */
@@ -126,11 +109,11 @@ static void rpcrdma_cm_parse_v1(const u8 *msg, int offset,
 	result->status = RPCRDMA_CM_VALID;
 	result->offset = offset;
 	result->version = RPCRDMA_CM_VERSION;
-	result->peer.remote_inv = !!(msg[RPCRDMA_CM_OFF_FLAGS] &
+	result->params.remote_inv = !!(msg[RPCRDMA_CM_OFF_FLAGS] &
 				     RPCRDMA_CM_FLAG_REMOTE_INV);
-	result->peer.send_size =
+	result->params.send_size =
 		rpcrdma_cm_size_decode(msg[RPCRDMA_CM_OFF_SEND_SIZE]);
-	result->peer.recv_size =
+	result->params.recv_size =
 		rpcrdma_cm_size_decode(msg[RPCRDMA_CM_OFF_RECV_SIZE]);
 }
 
@@ -166,7 +149,7 @@ static int rpcrdma_cm_find_format_id(const u8 *data, size_t len, size_t from)
  *
  * When no usable message is found, @result->status and @result->offset
  * describe the first identifier seen (if any), and the peer is treated
- * as if it sent nothing (Section 5.1). @result->peer always holds
+ * as if it sent nothing (Section 5.1). @result->params always holds
  * usable values: the peer's, or the RFC defaults of 1024/1024 without
  * remote invalidation.
  */
@@ -177,7 +160,7 @@ void rpcrdma_cm_decode(const void *data, size_t len,
 	const u8 *msg;
 	int offset;
 
-	rpcrdma_cm_set_defaults(&result->peer);
+	rpcrdma_cm_set_defaults(&result->params);
 	result->status = RPCRDMA_CM_ABSENT;
 	result->offset = -1;
 	result->version = 0;
@@ -214,8 +197,6 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_decode);
  * @local: what the local end advertised (or would advertise)
  * @peer: what the peer advertised; the RFC defaults if it sent nothing
  *	usable, as rpcrdma_cm_decode() reports
- * @may_inv: the local device and local policy permit remote
- *	invalidation on this connection
  * @result: OUT: the negotiated properties
  *
  * Each inline threshold is the smaller of the sender's Send Size and
@@ -224,12 +205,12 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_decode);
  * values that were actually on the wire.
  *
  * The responder may use Send With Invalidate only when both peers set
- * R (Section 4.1) and @may_inv allows it.
+ * R (Section 4.1). An end sets R only when its device and its policy
+ * allow remote invalidation, so @local's R says both.
  */
 void rpcrdma_cm_negotiate(enum rpcrdma_cm_role role,
 			  const struct rpcrdma_cm_params *local,
 			  const struct rpcrdma_cm_params *peer,
-			  bool may_inv,
 			  struct rpcrdma_cm_negotiated *result)
 {
 	u32 local_send = rpcrdma_cm_size_clamp(local->send_size);
@@ -244,8 +225,7 @@ void rpcrdma_cm_negotiate(enum rpcrdma_cm_role role,
 		result->client_to_server = min(peer_send, local_recv);
 		result->server_to_client = min(local_send, peer_recv);
 	}
-	result->send_with_inv = may_inv && local->remote_inv &&
-				peer->remote_inv;
+	result->send_with_inv = local->remote_inv && peer->remote_inv;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_negotiate);
 
@@ -253,9 +233,9 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_negotiate);
  * rpcrdma_cm_responder_params - What a server advertises
  * @buf_size: size of each Receive buffer the server posts, and of the
  *	largest Send it builds, in octets
- * @dev_can_inv: the device can post Send With Invalidate
- *	(IB_DEVICE_MEM_MGT_EXTENSIONS)
- * @allow_inv: the administrator allows Send With Invalidate
+ * @remote_inv: the server may use Send With Invalidate: its device can
+ *	post it (IB_DEVICE_MEM_MGT_EXTENSIONS) and its administrator
+ *	allows it
  * @local: OUT: the server's Send Size, Receive Size and R bit
  *
  * The server advertises one size both ways: @buf_size rounded down to
@@ -263,17 +243,15 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_negotiate);
  * does, so that it promises no more than its buffers hold. The one
  * exception is a @buf_size under 1024, the smallest size the Private
  * Data can carry, which is advertised as 1024: svcrdma's max_req_size
- * sysctl refuses such sizes, so it never passes one. The server sets R
- * only when it is both able and allowed to use Send With Invalidate
+ * sysctl refuses such sizes, so it never passes one. R is @remote_inv
  * (RFC 8797 Section 4.1).
  */
-void rpcrdma_cm_responder_params(u32 buf_size, bool dev_can_inv,
-				 bool allow_inv,
+void rpcrdma_cm_responder_params(u32 buf_size, bool remote_inv,
 				 struct rpcrdma_cm_params *local)
 {
 	local->send_size = rpcrdma_cm_size_clamp(buf_size);
 	local->recv_size = local->send_size;
-	local->remote_inv = dev_can_inv && allow_inv;
+	local->remote_inv = remote_inv;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_responder_params);
 

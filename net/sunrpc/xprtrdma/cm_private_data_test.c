@@ -66,17 +66,15 @@ static void test_size_code_round_trip(struct kunit *test)
 	/* Arrange */
 	bytes = (code + 1) * 1024;
 	local.send_size = bytes;
-	local.recv_size = rpcrdma_cm_size_decode(255 - code);
+	local.recv_size = (256U - code) * 1024;
 	local.remote_inv = false;
 
 	/* Act */
-	KUNIT_EXPECT_FALSE(test, rpcrdma_cm_encode(msg, &local));
+	rpcrdma_cm_encode(msg, &local);
 	rpcrdma_cm_decode(msg, sizeof(msg), &d);
-	back = d.peer;
+	back = d.params;
 
 	/* Assert */
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_decode(code), bytes);
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_encode(bytes), code);
 	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_clamp(bytes), bytes);
 	KUNIT_EXPECT_TRUE(test, rpcrdma_cm_size_valid(bytes));
 	KUNIT_EXPECT_EQ(test, msg[6], code);
@@ -126,20 +124,17 @@ static void test_size_clamp(struct kunit *test)
 	};
 	struct rpcrdma_cm_decoded d;
 	u8 msg[RPCRDMA_CM_MSG_LEN];
-	bool adjusted;
 
 	/* Act */
-	adjusted = rpcrdma_cm_encode(msg, &local);
+	rpcrdma_cm_encode(msg, &local);
 	rpcrdma_cm_decode(msg, sizeof(msg), &d);
 
 	/* Assert */
 	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_clamp(p->size), p->expect_size);
 	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_valid(p->size),
 			p->size == p->expect_size);
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_encode(p->size), p->expect_code);
 	KUNIT_EXPECT_EQ(test, msg[6], p->expect_code);
-	KUNIT_EXPECT_EQ(test, d.peer.send_size, p->expect_size);
-	KUNIT_EXPECT_EQ(test, adjusted, p->size != p->expect_size);
+	KUNIT_EXPECT_EQ(test, d.params.send_size, p->expect_size);
 }
 
 /*
@@ -233,7 +228,7 @@ struct decode_param {
 	u8			expect_version;
 	u32			expect_send;
 	u32			expect_recv;
-	bool			expect_rinv;
+	bool			expect_remote_inv;
 };
 
 static const u8 pd_v1[] = { 0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, 0x03, 0x0f };
@@ -298,35 +293,35 @@ static const struct decode_param decode_params[] = {
 		.data = pd_v1, .len = sizeof(pd_v1),
 		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 0,
 		.expect_version = 1, .expect_send = 4096,
-		.expect_recv = 16384, .expect_rinv = true,
+		.expect_recv = 16384, .expect_remote_inv = true,
 	},
 	{
 		.desc		= "s5.2: padded 196-octet CM area",
 		.data = pd_stock_rep, .len = sizeof(pd_stock_rep),
 		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 0,
 		.expect_version = 1, .expect_send = 4096,
-		.expect_recv = 4096, .expect_rinv = false,
+		.expect_recv = 4096, .expect_remote_inv = false,
 	},
 	{
 		.desc		= "s5.2: identifier at offset 5 of 56",
 		.data = pd_offset5_in_56, .len = sizeof(pd_offset5_in_56),
 		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 5,
 		.expect_version = 1, .expect_send = 4096,
-		.expect_recv = 16384, .expect_rinv = true,
+		.expect_recv = 16384, .expect_remote_inv = true,
 	},
 	{
 		.desc		= "s4: Reserved bits set, R clear",
 		.data = pd_reserved_r_clear, .len = sizeof(pd_reserved_r_clear),
 		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 0,
 		.expect_version = 1, .expect_send = 8192,
-		.expect_recv = 8192, .expect_rinv = false,
+		.expect_recv = 8192, .expect_remote_inv = false,
 	},
 	{
 		.desc		= "s4: Reserved bits set, R set",
 		.data = pd_reserved_r_set, .len = sizeof(pd_reserved_r_set),
 		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 0,
 		.expect_version = 1, .expect_send = 8192,
-		.expect_recv = 8192, .expect_rinv = true,
+		.expect_recv = 8192, .expect_remote_inv = true,
 	},
 	{
 		.desc		= "s5.2: truncated to 7 octets",
@@ -372,7 +367,7 @@ static const struct decode_param decode_params[] = {
 		.data = pd_v2_then_v1, .len = sizeof(pd_v2_then_v1),
 		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 8,
 		.expect_version = 1, .expect_send = 16384,
-		.expect_recv = 16384, .expect_rinv = true,
+		.expect_recv = 16384, .expect_remote_inv = true,
 	},
 	{
 		.desc		= "s5.2: versions 2 and 3, no version 1",
@@ -393,7 +388,7 @@ static const struct decode_param decode_params[] = {
 		.data = pd_partial_then_v1, .len = sizeof(pd_partial_then_v1),
 		.expect_status = RPCRDMA_CM_VALID, .expect_offset = 6,
 		.expect_version = 1, .expect_send = 32768,
-		.expect_recv = 2048, .expect_rinv = false,
+		.expect_recv = 2048, .expect_remote_inv = false,
 	},
 	{
 		.desc		= "s5.2: 3 octets",
@@ -483,9 +478,9 @@ static void test_decode(struct kunit *test)
 	if (p->expect_status == RPCRDMA_CM_VALID ||
 	    p->expect_status == RPCRDMA_CM_BAD_VERSION)
 		KUNIT_EXPECT_EQ(test, d.version, p->expect_version);
-	KUNIT_EXPECT_EQ(test, d.peer.send_size, p->expect_send);
-	KUNIT_EXPECT_EQ(test, d.peer.recv_size, p->expect_recv);
-	KUNIT_EXPECT_EQ(test, d.peer.remote_inv, p->expect_rinv);
+	KUNIT_EXPECT_EQ(test, d.params.send_size, p->expect_send);
+	KUNIT_EXPECT_EQ(test, d.params.recv_size, p->expect_recv);
+	KUNIT_EXPECT_EQ(test, d.params.remote_inv, p->expect_remote_inv);
 }
 
 /*
@@ -525,19 +520,19 @@ static void test_decode_area_offset(struct kunit *test)
 	if (room >= RPCRDMA_CM_MSG_LEN) {
 		KUNIT_ASSERT_EQ(test, d.status, RPCRDMA_CM_VALID);
 		KUNIT_EXPECT_EQ(test, d.offset, (int)offset);
-		KUNIT_EXPECT_EQ(test, d.peer.send_size, 4096);
-		KUNIT_EXPECT_EQ(test, d.peer.recv_size, 16384);
-		KUNIT_EXPECT_TRUE(test, d.peer.remote_inv);
+		KUNIT_EXPECT_EQ(test, d.params.send_size, 4096);
+		KUNIT_EXPECT_EQ(test, d.params.recv_size, 16384);
+		KUNIT_EXPECT_TRUE(test, d.params.remote_inv);
 	} else if (room >= sizeof(test_format_id)) {
 		KUNIT_ASSERT_EQ(test, d.status, RPCRDMA_CM_TRUNCATED);
 		KUNIT_EXPECT_EQ(test, d.offset, (int)offset);
-		KUNIT_EXPECT_EQ(test, d.peer.send_size, 1024);
-		KUNIT_EXPECT_FALSE(test, d.peer.remote_inv);
+		KUNIT_EXPECT_EQ(test, d.params.send_size, 1024);
+		KUNIT_EXPECT_FALSE(test, d.params.remote_inv);
 	} else {
 		KUNIT_ASSERT_EQ(test, d.status, RPCRDMA_CM_ABSENT);
 		KUNIT_EXPECT_EQ(test, d.offset, -1);
-		KUNIT_EXPECT_EQ(test, d.peer.send_size, 1024);
-		KUNIT_EXPECT_FALSE(test, d.peer.remote_inv);
+		KUNIT_EXPECT_EQ(test, d.params.send_size, 1024);
+		KUNIT_EXPECT_FALSE(test, d.params.remote_inv);
 	}
 }
 
@@ -553,11 +548,9 @@ struct negotiate_param {
 	bool				client_silent;	/* legacy: sends nothing */
 	struct rpcrdma_cm_params	server;
 	bool				server_silent;
-	bool				server_may_inv;
 	u32				expect_c2s;
 	u32				expect_s2c;
-	bool				expect_swi;		/* server's decision */
-	bool				expect_client_swi;	/* client's view */
+	bool				expect_send_with_inv;	/* at both ends */
 };
 
 #define PARAMS(s, r, inv) { .send_size = (s), .recv_size = (r), .remote_inv = (inv) }
@@ -566,88 +559,98 @@ static const struct negotiate_param negotiate_params[] = {
 	{
 		.desc = "s5.1: legacy server",
 		.client = PARAMS(4096, 4096, true), .server_silent = true,
-		.server_may_inv = true,
-		.expect_c2s = 1024, .expect_s2c = 1024, .expect_swi = false,
+		.expect_c2s = 1024, .expect_s2c = 1024,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s5.1: legacy client",
 		.client_silent = true, .server = PARAMS(16384, 16384, true),
-		.server_may_inv = true,
-		.expect_c2s = 1024, .expect_s2c = 1024, .expect_swi = false,
+		.expect_c2s = 1024, .expect_s2c = 1024,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.2: equal peers",
 		.client = PARAMS(4096, 4096, false),
 		.server = PARAMS(4096, 4096, false),
-		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+		.expect_c2s = 4096, .expect_s2c = 4096,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.2: server larger than client",
 		.client = PARAMS(4096, 4096, false),
 		.server = PARAMS(65536, 65536, false),
-		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+		.expect_c2s = 4096, .expect_s2c = 4096,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.2: server smaller than client",
 		.client = PARAMS(65536, 65536, false),
 		.server = PARAMS(8192, 8192, false),
-		.expect_c2s = 8192, .expect_s2c = 8192, .expect_swi = false,
+		.expect_c2s = 8192, .expect_s2c = 8192,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.2: asymmetric sizes",
 		.client = PARAMS(8192, 2048, false),
 		.server = PARAMS(16384, 4096, false),
-		.expect_c2s = 4096, .expect_s2c = 2048, .expect_swi = false,
+		.expect_c2s = 4096, .expect_s2c = 2048,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.2: client receive limits replies",
 		.client = PARAMS(262144, 1024, false),
 		.server = PARAMS(262144, 262144, false),
-		.expect_c2s = 262144, .expect_s2c = 1024, .expect_swi = false,
+		.expect_c2s = 262144, .expect_s2c = 1024,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.2: out-of-range local sizes clamp",
 		.client = PARAMS(300000, 500, false),
 		.server = PARAMS(U32_MAX, 1000000, false),
-		.expect_c2s = 262144, .expect_s2c = 1024, .expect_swi = false,
+		.expect_c2s = 262144, .expect_s2c = 1024,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.2: sizes between kilo-octets round down",
 		.client = PARAMS(5000, 9000, false),
 		.server = PARAMS(8191, 4097, false),
-		.expect_c2s = 4096, .expect_s2c = 7168, .expect_swi = false,
+		.expect_c2s = 4096, .expect_s2c = 7168,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.1: R client 0, server 0",
 		.client = PARAMS(4096, 4096, false),
-		.server = PARAMS(4096, 4096, false), .server_may_inv = true,
-		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+		.server = PARAMS(4096, 4096, false),
+		.expect_c2s = 4096, .expect_s2c = 4096,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.1: R client 1, server 0",
 		.client = PARAMS(4096, 4096, true),
-		.server = PARAMS(4096, 4096, false), .server_may_inv = true,
-		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+		.server = PARAMS(4096, 4096, false),
+		.expect_c2s = 4096, .expect_s2c = 4096,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.1: R client 0, server 1",
 		.client = PARAMS(4096, 4096, false),
-		.server = PARAMS(4096, 4096, true), .server_may_inv = true,
-		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
+		.server = PARAMS(4096, 4096, true),
+		.expect_c2s = 4096, .expect_s2c = 4096,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "s4.1: R client 1, server 1",
 		.client = PARAMS(4096, 4096, true),
-		.server = PARAMS(4096, 4096, true), .server_may_inv = true,
-		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = true,
-		.expect_client_swi = true,
+		.server = PARAMS(4096, 4096, true),
+		.expect_c2s = 4096, .expect_s2c = 4096,
+		.expect_send_with_inv = true,
 	},
 	{
-		.desc = "s3.2: R both, server device cannot",
+		.desc = "s4.1: server device cannot, so no R",
 		.client = PARAMS(4096, 4096, true),
-		.server = PARAMS(4096, 4096, true), .server_may_inv = false,
-		.expect_c2s = 4096, .expect_s2c = 4096, .expect_swi = false,
-		.expect_client_swi = true,
+		.server = PARAMS(4096, 4096, false),
+		.expect_c2s = 4096, .expect_s2c = 4096,
+		.expect_send_with_inv = false,
 	},
 };
 
@@ -685,23 +688,23 @@ static void test_negotiate(struct kunit *test)
 	/* Act */
 	if (!p->client_silent)
 		rpcrdma_cm_negotiate(RPCRDMA_CM_ROLE_CLIENT, &p->client,
-				     &from_server.peer, true, &at_client);
+				     &from_server.params, &at_client);
 	if (!p->server_silent)
 		rpcrdma_cm_negotiate(RPCRDMA_CM_ROLE_SERVER, &p->server,
-				     &from_client.peer, p->server_may_inv,
-				     &at_server);
+				     &from_client.params, &at_server);
 
 	/* Assert */
 	if (!p->client_silent) {
 		KUNIT_EXPECT_EQ(test, at_client.client_to_server, p->expect_c2s);
 		KUNIT_EXPECT_EQ(test, at_client.server_to_client, p->expect_s2c);
 		KUNIT_EXPECT_EQ(test, at_client.send_with_inv,
-				p->expect_client_swi);
+				p->expect_send_with_inv);
 	}
 	if (!p->server_silent) {
 		KUNIT_EXPECT_EQ(test, at_server.client_to_server, p->expect_c2s);
 		KUNIT_EXPECT_EQ(test, at_server.server_to_client, p->expect_s2c);
-		KUNIT_EXPECT_EQ(test, at_server.send_with_inv, p->expect_swi);
+		KUNIT_EXPECT_EQ(test, at_server.send_with_inv,
+				p->expect_send_with_inv);
 	}
 }
 
@@ -733,7 +736,7 @@ struct responder_param {
 	u32		expect_size;
 	bool		expect_r;
 	u32		expect_s2c;
-	bool		expect_swi;
+	bool		expect_send_with_inv;
 };
 
 static const struct responder_param responder_params[] = {
@@ -742,63 +745,72 @@ static const struct responder_param responder_params[] = {
 		.buf_size = 4096, .dev_can_inv = true, .allow_inv = true,
 		.client_silent = true,
 		.expect_size = 4096, .expect_r = true,
-		.expect_s2c = 1024, .expect_swi = false,
+		.expect_s2c = 1024,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "client receives 1K",
 		.buf_size = 4096, .dev_can_inv = true, .allow_inv = true,
 		.client = PARAMS(4096, 1024, true),
 		.expect_size = 4096, .expect_r = true,
-		.expect_s2c = 1024, .expect_swi = true,
+		.expect_s2c = 1024,
+		.expect_send_with_inv = true,
 	},
 	{
 		.desc = "client receives 64K, server sends 4K",
 		.buf_size = 4096, .dev_can_inv = true, .allow_inv = true,
 		.client = PARAMS(4096, 65536, true),
 		.expect_size = 4096, .expect_r = true,
-		.expect_s2c = 4096, .expect_swi = true,
+		.expect_s2c = 4096,
+		.expect_send_with_inv = true,
 	},
 	{
 		.desc = "server 256K, client 64K",
 		.buf_size = 262144, .dev_can_inv = true, .allow_inv = true,
 		.client = PARAMS(1024, 65536, false),
 		.expect_size = 262144, .expect_r = true,
-		.expect_s2c = 65536, .expect_swi = false,
+		.expect_s2c = 65536,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "switch off: no R, no Send With Invalidate",
 		.buf_size = 4096, .dev_can_inv = true, .allow_inv = false,
 		.client = PARAMS(4096, 4096, true),
 		.expect_size = 4096, .expect_r = false,
-		.expect_s2c = 4096, .expect_swi = false,
+		.expect_s2c = 4096,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "device cannot: no R, no Send With Invalidate",
 		.buf_size = 4096, .dev_can_inv = false, .allow_inv = true,
 		.client = PARAMS(4096, 4096, true),
 		.expect_size = 4096, .expect_r = false,
-		.expect_s2c = 4096, .expect_swi = false,
+		.expect_s2c = 4096,
+		.expect_send_with_inv = false,
 	},
 	{
 		.desc = "buffer between kilo-octets: advertise less",
 		.buf_size = 5000, .dev_can_inv = true, .allow_inv = true,
 		.client = PARAMS(65536, 65536, true),
 		.expect_size = 4096, .expect_r = true,
-		.expect_s2c = 4096, .expect_swi = true,
+		.expect_s2c = 4096,
+		.expect_send_with_inv = true,
 	},
 	{
 		.desc = "buffer below the RFC range: advertised as 1024",
 		.buf_size = 512, .dev_can_inv = true, .allow_inv = true,
 		.client = PARAMS(4096, 4096, true),
 		.expect_size = 1024, .expect_r = true,
-		.expect_s2c = 1024, .expect_swi = true,
+		.expect_s2c = 1024,
+		.expect_send_with_inv = true,
 	},
 	{
 		.desc = "buffer above the RFC range",
 		.buf_size = 1048576, .dev_can_inv = true, .allow_inv = true,
 		.client = PARAMS(262144, 262144, true),
 		.expect_size = 262144, .expect_r = true,
-		.expect_s2c = 262144, .expect_swi = true,
+		.expect_s2c = 262144,
+		.expect_send_with_inv = true,
 	},
 };
 
@@ -823,26 +835,25 @@ static void test_responder(struct kunit *test)
 	rpcrdma_cm_decode(req_len ? req : NULL, req_len, &from_client);
 
 	/* Act */
-	rpcrdma_cm_responder_params(p->buf_size, p->dev_can_inv,
-				    p->allow_inv, &local);
+	rpcrdma_cm_responder_params(p->buf_size,
+				    p->dev_can_inv && p->allow_inv, &local);
 	rpcrdma_cm_negotiate(RPCRDMA_CM_ROLE_SERVER, &local,
-			     &from_client.peer, p->dev_can_inv && p->allow_inv,
-			     &neg);
+			     &from_client.params, &neg);
 
 	/* Assert: advertised what the buffers hold, as the RFC can say it */
 	KUNIT_EXPECT_EQ(test, local.send_size, p->expect_size);
 	KUNIT_EXPECT_EQ(test, local.recv_size, p->expect_size);
 	KUNIT_EXPECT_EQ(test, local.remote_inv, p->expect_r);
-	KUNIT_EXPECT_FALSE(test, rpcrdma_cm_encode(msg, &local));
+	rpcrdma_cm_encode(msg, &local);
 	rpcrdma_cm_decode(msg, sizeof(msg), &rep);
 	KUNIT_ASSERT_EQ(test, rep.status, RPCRDMA_CM_VALID);
-	KUNIT_EXPECT_EQ(test, rep.peer.send_size, p->expect_size);
-	KUNIT_EXPECT_EQ(test, rep.peer.recv_size, p->expect_size);
-	KUNIT_EXPECT_EQ(test, rep.peer.remote_inv, p->expect_r);
+	KUNIT_EXPECT_EQ(test, rep.params.send_size, p->expect_size);
+	KUNIT_EXPECT_EQ(test, rep.params.recv_size, p->expect_size);
+	KUNIT_EXPECT_EQ(test, rep.params.remote_inv, p->expect_r);
 
 	/* Assert: the threshold, and Replies either side of it */
 	KUNIT_EXPECT_EQ(test, neg.server_to_client, p->expect_s2c);
-	KUNIT_EXPECT_EQ(test, neg.send_with_inv, p->expect_swi);
+	KUNIT_EXPECT_EQ(test, neg.send_with_inv, p->expect_send_with_inv);
 	KUNIT_EXPECT_TRUE(test, rpcrdma_cm_reply_fits(&neg, 0));
 	KUNIT_EXPECT_TRUE(test, rpcrdma_cm_reply_fits(&neg, p->expect_s2c));
 	KUNIT_EXPECT_FALSE(test,

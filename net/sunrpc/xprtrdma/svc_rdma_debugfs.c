@@ -11,11 +11,12 @@
  * contents may change. The svcrdma_cm_accept tracepoint records what
  * each connection negotiated as it is accepted.
  *
- * server_recv_wanted is the Receive Size max_req_size asked for; when
- * memory was short at accept time, server_recv_size (what the accept
- * reply advertised) is smaller. The posted minimum and maximum are the
- * smallest and largest Receive buffer posted on the connection, and
- * equal server_recv_size.
+ * The lines both ends have come from rpcrdma_cm_conn_show(), as in the
+ * client's rpcrdma_cm file. server_recv_wanted is the Receive Size
+ * max_req_size asked for; when memory was short at accept time,
+ * server_recv_size (what the accept reply advertised) is smaller. The
+ * posted minimum and maximum are the smallest and largest Receive
+ * buffer posted on the connection, and equal server_recv_size.
  */
 
 #include <linux/debugfs.h>
@@ -23,7 +24,6 @@
 #include <linux/mutex.h>
 #include <linux/nsproxy.h>
 #include <linux/seq_file.h>
-#include <linux/string_choices.h>
 
 #include <linux/sunrpc/svc_rdma.h>
 #include <net/net_namespace.h>
@@ -35,29 +35,14 @@ static struct dentry *svc_rdma_debugfs_dir;
 static void svc_rdma_conn_show(struct seq_file *m,
 			       const struct svcxprt_rdma *rdma)
 {
-	const struct rpcrdma_cm_decoded *peer = &rdma->sc_cm_peer;
 	const struct rdma_cm_id *id = rdma->sc_cm_id;
 
 	seq_printf(m, "peer: %pISpc\n", &id->route.addr.dst_addr);
 	seq_printf(m, "local: %pISpc\n", &id->route.addr.src_addr);
-	seq_printf(m, "client_private_data_status: %s\n",
-		   rpcrdma_cm_status_name(peer->status));
-	seq_printf(m, "client_private_data_offset: %d\n", peer->offset);
-	seq_printf(m, "client_send_size: %u\n", peer->peer.send_size);
-	seq_printf(m, "client_recv_size: %u\n", peer->peer.recv_size);
-	seq_printf(m, "client_remote_invalidate: %s\n",
-		   str_yes_no(peer->peer.remote_inv));
-	seq_printf(m, "server_send_size: %u\n", rdma->sc_cm_local.send_size);
-	seq_printf(m, "server_recv_size: %u\n", rdma->sc_cm_local.recv_size);
-	seq_printf(m, "server_remote_invalidate: %s\n",
-		   str_yes_no(rdma->sc_cm_local.remote_inv));
-	seq_printf(m, "client_to_server: %u\n", rdma->sc_cm.client_to_server);
-	seq_printf(m, "server_to_client: %u\n", rdma->sc_cm.server_to_client);
-	seq_printf(m, "send_with_invalidate: %s\n",
-		   str_yes_no(rdma->sc_cm.send_with_inv));
+	rpcrdma_cm_conn_show(m, &rdma->sc_cm, RPCRDMA_CM_ROLE_SERVER);
 	seq_printf(m, "sends_plain: %lu\n",
 		   READ_ONCE(rdma->sc_sends_plain));
-	seq_printf(m, "sends_with_invalidate: %lu\n",
+	seq_printf(m, "sends_with_inv: %lu\n",
 		   READ_ONCE(rdma->sc_sends_inv));
 	seq_printf(m, "replies_too_large: %lu\n",
 		   atomic_long_read(&rdma->sc_reply_too_large));

@@ -131,7 +131,7 @@ def decoded(row):
 
 
 ACCEPT = re.compile(r'client (\S+) offset=(-?\d+) version=(\d+) send/recv=(\d+)/(\d+) '
-                    r'R=(\d), server send/recv=(\d+)/(\d+) R=(\d), '
+                    r'remote_inv=(\d), server send/recv=(\d+)/(\d+) remote_inv=(\d), '
                     r'neg c2s/s2c=(\d+)/(\d+) send_with_inv=(\d)')
 
 
@@ -157,23 +157,23 @@ def client_view(name, rest):
         v = {'server': {'status': p['status'], 'offset': p['offset'],
                         'version': p.get('version', 0),
                         'send': p['send_size'], 'recv': p['recv_size'],
-                        'r': int(p['remote_invalidate'])}}
+                        'r': int(p['remote_inv'])}}
         n = ev['negotiated']
         v['neg'] = {'c2s': n['client_to_server'], 's2c': n['server_to_client'],
-                    'swi': int(n['send_with_invalidate'])}
+                    'swi': int(n['send_with_inv'])}
         return v
     kv = dict(w.split('=', 1) for w in rest.split() if '=' in w)
     yes = {'yes': 1, 'no': 0}
     return {'own': {'send': int(kv['client_send_size']), 'recv': int(kv['client_recv_size']),
-                    'r': yes[kv['client_remote_invalidate']]},
+                    'r': yes[kv['client_remote_inv']]},
             'server': {'status': kv['server_private_data_status'],
                        'offset': int(kv['server_private_data_offset']),
                        'version': 1 if kv['server_private_data_status'] == 'valid' else 0,
                        'send': int(kv['server_send_size']),
                        'recv': int(kv['server_recv_size']),
-                       'r': yes[kv['server_remote_invalidate']]},
+                       'r': yes[kv['server_remote_inv']]},
             'neg': {'c2s': int(kv['client_to_server']), 's2c': int(kv['server_to_client']),
-                    'swi': yes[kv['send_with_invalidate']]}}
+                    'swi': yes[kv['send_with_inv']]}}
 
 
 def main():

@@ -5,8 +5,8 @@
  * AddressSanitizer and UndefinedBehaviorSanitizer.
  *
  * Input: nine control octets, then the Private Data as it would arrive.
- *   [0]     bit 0: role (server), bit 1: may_inv, bit 2: local R,
- *           bit 3: device can invalidate, bit 4: admin allows it
+ *   [0]     bit 0: role (server), bit 2: local R, bit 3: the
+ *           responder's R (bit 1 is unused)
  *   [1..4]  local Send Size, big-endian, any value
  *   [5..8]  local Receive Size, big-endian, any value
  *   [9..]   Private Data, copied to a buffer of exactly that length so
@@ -64,9 +64,9 @@ static void check_decode(const unsigned char *buf, size_t len,
 	int first = first_id(buf, len);
 
 	if (d->status != RPCRDMA_CM_VALID) {
-		CHECK(d->peer.send_size == RPCRDMA_CM_SIZE_DEFAULT &&
-		      d->peer.recv_size == RPCRDMA_CM_SIZE_DEFAULT &&
-		      !d->peer.remote_inv, "defaults for status %d", d->status);
+		CHECK(d->params.send_size == RPCRDMA_CM_SIZE_DEFAULT &&
+		      d->params.recv_size == RPCRDMA_CM_SIZE_DEFAULT &&
+		      !d->params.remote_inv, "defaults for status %d", d->status);
 		CHECK(d->offset == first, "offset %d, first identifier at %d",
 		      d->offset, first);
 		CHECK((d->status == RPCRDMA_CM_ABSENT) == (first < 0),
@@ -81,11 +81,11 @@ static void check_decode(const unsigned char *buf, size_t len,
 	CHECK(!memcmp(msg, format_id, 4), "no identifier at %d", d->offset);
 	CHECK(msg[4] == RPCRDMA_CM_VERSION, "version %u", msg[4]);
 	CHECK(d->version == 1, "reported version %u", d->version);
-	CHECK(d->peer.remote_inv == (msg[5] & RPCRDMA_CM_FLAG_REMOTE_INV),
-	      "R %d from flags %#x", d->peer.remote_inv, msg[5]);
-	CHECK(d->peer.send_size == (msg[6] + 1U) * 1024 &&
-	      d->peer.recv_size == (msg[7] + 1U) * 1024,
-	      "sizes %u/%u from %u/%u", d->peer.send_size, d->peer.recv_size,
+	CHECK(d->params.remote_inv == (msg[5] & RPCRDMA_CM_FLAG_REMOTE_INV),
+	      "R %d from flags %#x", d->params.remote_inv, msg[5]);
+	CHECK(d->params.send_size == (msg[6] + 1U) * 1024 &&
+	      d->params.recv_size == (msg[7] + 1U) * 1024,
+	      "sizes %u/%u from %u/%u", d->params.send_size, d->params.recv_size,
 	      msg[6], msg[7]);
 	/* no earlier identifier is followed by a version 1 message */
 	CHECK(first >= 0 && first <= d->offset, "first identifier %d", first);
@@ -93,12 +93,12 @@ static void check_decode(const unsigned char *buf, size_t len,
 
 static void check_negotiate(enum rpcrdma_cm_role role,
 			    const struct rpcrdma_cm_params *local,
-			    const struct rpcrdma_cm_params *peer, bool may_inv)
+			    const struct rpcrdma_cm_params *peer)
 {
 	struct rpcrdma_cm_negotiated n;
 	u32 c_send, c_recv, s_send, s_recv;
 
-	rpcrdma_cm_negotiate(role, local, peer, may_inv, &n);
+	rpcrdma_cm_negotiate(role, local, peer, &n);
 	if (role == RPCRDMA_CM_ROLE_CLIENT) {
 		c_send = local->send_size, c_recv = local->recv_size;
 		s_send = peer->send_size, s_recv = peer->recv_size;
@@ -114,9 +114,8 @@ static void check_negotiate(enum rpcrdma_cm_role role,
 	CHECK(n.server_to_client <= rpcrdma_cm_size_clamp(s_send) &&
 	      n.server_to_client <= rpcrdma_cm_size_clamp(c_recv),
 	      "s2c %u over %u/%u", n.server_to_client, s_send, c_recv);
-	CHECK(!n.send_with_inv || (local->remote_inv && peer->remote_inv &&
-				   may_inv),
-	      "Send With Invalidate without both R bits");
+	CHECK(n.send_with_inv == (local->remote_inv && peer->remote_inv),
+	      "Send With Invalidate is not both R bits");
 	CHECK(rpcrdma_cm_reply_fits(&n, n.server_to_client) &&
 	      !rpcrdma_cm_reply_fits(&n, (size_t)n.server_to_client + 1),
 	      "reply_fits at %u", n.server_to_client);
@@ -157,28 +156,27 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 	rpcrdma_cm_decode(buf, len, &d);
 	check_decode(buf, len, &d);
-	check_negotiate(role, &local, &d.peer, ctl & 2);
+	check_negotiate(role, &local, &d.params);
 
 	/* What we encode decodes to the clamped values, never more */
 	rpcrdma_cm_encode(msg, &local);
 	rpcrdma_cm_decode(msg, sizeof(msg), &mine);
 	CHECK(mine.status == RPCRDMA_CM_VALID && mine.offset == 0,
 	      "own message status %d", mine.status);
-	CHECK(mine.peer.send_size == rpcrdma_cm_size_clamp(local.send_size) &&
-	      mine.peer.recv_size == rpcrdma_cm_size_clamp(local.recv_size) &&
-	      mine.peer.remote_inv == local.remote_inv,
-	      "own message %u/%u", mine.peer.send_size, mine.peer.recv_size);
+	CHECK(mine.params.send_size == rpcrdma_cm_size_clamp(local.send_size) &&
+	      mine.params.recv_size == rpcrdma_cm_size_clamp(local.recv_size) &&
+	      mine.params.remote_inv == local.remote_inv,
+	      "own message %u/%u", mine.params.send_size, mine.params.recv_size);
 	CHECK((msg[5] & 0xfe) == 0, "reserved bits %#x", msg[5]);
 
 	/* The server's advertisement: its buffer size, R by policy */
-	rpcrdma_cm_responder_params(local.recv_size, ctl & 8, ctl & 16, &resp);
+	rpcrdma_cm_responder_params(local.recv_size, ctl & 8, &resp);
 	CHECK(resp.send_size == resp.recv_size &&
 	      resp.recv_size == rpcrdma_cm_size_clamp(local.recv_size) &&
-	      resp.remote_inv == ((ctl & 8) && (ctl & 16)),
+	      resp.remote_inv == !!(ctl & 8),
 	      "responder %u/%u R=%d", resp.send_size, resp.recv_size,
 	      resp.remote_inv);
-	check_negotiate(RPCRDMA_CM_ROLE_SERVER, &resp, &d.peer,
-			resp.remote_inv);
+	check_negotiate(RPCRDMA_CM_ROLE_SERVER, &resp, &d.params);
 
 	free(buf);
 	return 0;

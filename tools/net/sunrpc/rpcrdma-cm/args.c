@@ -156,9 +156,9 @@ void out_decoded(struct out_rec *r, const struct rpcrdma_cm_decoded *d,
 		out_num(r, "version", d->version);
 	else
 		out_null(r, "version", "-");
-	out_bool(r, "remote_invalidate", d->peer.remote_inv);
-	out_num(r, "send_size", d->peer.send_size);
-	out_num(r, "recv_size", d->peer.recv_size);
+	out_bool(r, "remote_inv", d->params.remote_inv);
+	out_num(r, "send_size", d->params.send_size);
+	out_num(r, "recv_size", d->params.recv_size);
 	out_str(r, "status", rpcrdma_cm_status_name(d->status));
 	out_num(r, "length", len);
 	if (d->status != RPCRDMA_CM_VALID)

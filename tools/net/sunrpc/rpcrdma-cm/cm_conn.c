@@ -75,7 +75,7 @@ void build_pdata(const char *cmd, const struct cmd_args *a,
 	memset(out, 0, sizeof(*out));
 	if (a->none) {
 		rpcrdma_cm_decode(NULL, 0, &d);
-		out->local = d.peer;
+		out->local = d.params;
 		return;
 	}
 	if (a->raw) {
@@ -84,7 +84,7 @@ void build_pdata(const char *cmd, const struct cmd_args *a,
 			usage_error("%s: --raw holds %zu octets; the CM carries at most %zu here",
 				    cmd, out->len, max);
 		rpcrdma_cm_decode(out->buf, out->len, &d);
-		out->local = d.peer;
+		out->local = d.params;
 		return;
 	}
 	out->local.send_size = a->have_send ? a->send : DEFAULT_SIZE;
@@ -170,7 +170,7 @@ void out_negotiated(struct out_rec *r, enum rpcrdma_cm_role role,
 	out_str(r, "role", role == RPCRDMA_CM_ROLE_CLIENT ? "client" : "server");
 	out_num(r, "client_to_server", n->client_to_server);
 	out_num(r, "server_to_client", n->server_to_client);
-	out_bool(r, "send_with_invalidate", n->send_with_inv);
+	out_bool(r, "send_with_inv", n->send_with_inv);
 }
 
 /* Report the Private Data that came with an event, from @role's side */
@@ -183,7 +183,7 @@ void report_peer(const char *what, const char *peer_addr,
 	struct out_rec r;
 
 	rpcrdma_cm_decode(data, len, &d);
-	rpcrdma_cm_negotiate(role, &sent->local, &d.peer, true, &n);
+	rpcrdma_cm_negotiate(role, &sent->local, &d.params, &n);
 	out_begin(&r);
 	out_str(&r, "event", what);
 	out_str(&r, "peer_address", peer_addr);

@@ -99,7 +99,9 @@ static int cmd_encode(int argc, char **argv)
 		usage_error("encode: unexpected argument '%s'", a.argv[0]);
 	local_params("encode", &a, &local);
 
-	adjusted = rpcrdma_cm_encode(msg, &local);
+	rpcrdma_cm_encode(msg, &local);
+	adjusted = !rpcrdma_cm_size_valid(local.send_size) ||
+		   !rpcrdma_cm_size_valid(local.recv_size);
 	out_begin(&r);
 	/* The text is the message alone, spaced as the RFC draws it */
 	out_text(&r, NULL, "%02x%02x%02x%02x %02x %02x %02x %02x",
@@ -108,7 +110,7 @@ static int cmd_encode(int argc, char **argv)
 		out_hex(&r, "hex", msg, sizeof(msg));
 		out_num(&r, "send_size", rpcrdma_cm_size_clamp(local.send_size));
 		out_num(&r, "recv_size", rpcrdma_cm_size_clamp(local.recv_size));
-		out_bool(&r, "remote_invalidate", local.remote_inv);
+		out_bool(&r, "remote_inv", local.remote_inv);
 		out_bool(&r, "adjusted", adjusted);
 	}
 	out_print(&r);
@@ -149,7 +151,7 @@ static int cmd_negotiate(int argc, char **argv)
 	rpcrdma_cm_decode(strcmp(a.peer, "none") ? buf : NULL, len, &d);
 
 	/* No device here: local policy alone decides, through the R bit */
-	rpcrdma_cm_negotiate(role, &local, &d.peer, true, &n);
+	rpcrdma_cm_negotiate(role, &local, &d.params, &n);
 
 	out_begin(&r);
 	out_negotiated(&r, role, &n);

@@ -16,25 +16,25 @@ echo "KTAP version 1"
 
 # --- decode: the examples every RFC 8797 reader must get right ---
 expect_json "decode: version 1 message at offset 0" \
-	'found=true offset=0 version=1 remote_invalidate=true send_size=4096 recv_size=16384' \
+	'found=true offset=0 version=1 remote_inv=true send_size=4096 recv_size=16384' \
 	-- decode f6ab0e18 01 01 03 0f
 expect_json "decode: same message at offset 5 of 56 octets" \
-	'found=true offset=5 version=1 remote_invalidate=true send_size=4096 recv_size=16384 length=56' \
+	'found=true offset=5 version=1 remote_inv=true send_size=4096 recv_size=16384 length=56' \
 	-- decode deadbeef00 f6ab0e18 01 01 03 0f "$(zeros 43)"
 expect_json "decode: version 2 is not usable" \
-	'found=false offset=0 version=2 remote_invalidate=false send_size=1024 recv_size=1024 status="bad-version"' \
+	'found=false offset=0 version=2 remote_inv=false send_size=1024 recv_size=1024 status="bad-version"' \
 	-- decode f6ab0e18 02 01 03 0f
 expect_json "decode: 6 octets are truncated" \
 	'found=false offset=0 version=null send_size=1024 recv_size=1024 status="truncated"' \
 	-- decode f6ab0e18 01 01
 expect_json "decode: no identifier means RFC defaults" \
-	'found=false offset=null version=null remote_invalidate=false send_size=1024 recv_size=1024 status="absent"' \
+	'found=false offset=null version=null remote_inv=false send_size=1024 recv_size=1024 status="absent"' \
 	-- decode 0102030405060708
 expect_json "decode: stock server's padded 196-octet accept data" \
-	'found=true offset=0 remote_invalidate=false send_size=4096 recv_size=4096 length=196' \
+	'found=true offset=0 remote_inv=false send_size=4096 recv_size=4096 length=196' \
 	-- decode f6ab0e18 01 00 03 03 "$(zeros 188)"
 expect_json "decode: reserved bits are ignored" \
-	'found=true remote_invalidate=false send_size=8192' \
+	'found=true remote_inv=false send_size=8192' \
 	-- decode f6ab0e18 01 fe 07 07
 expect_json "decode: a version 2 message does not hide a version 1 one" \
 	'found=true offset=8 version=1 send_size=16384' \
@@ -66,7 +66,7 @@ expect_out "encode: 4 KiB / 16 KiB with R" "f6ab0e18 01 01 03 0f" \
 expect_out "encode: without R" "f6ab0e18 01 00 00 ff" \
 	-- encode --send 1024 --recv 262144 --no-remote-invalidate
 expect_json "encode: JSON" \
-	'hex="f6ab0e1801010707" send_size=8192 recv_size=8192 remote_invalidate=true adjusted=false' \
+	'hex="f6ab0e1801010707" send_size=8192 recv_size=8192 remote_inv=true adjusted=false' \
 	-- encode --send 8192 --recv 8192
 expect_json "encode: too small clamps up" \
 	'hex="f6ab0e1801010000" send_size=1024 adjusted=true' -- encode --send 10 --recv 0
@@ -81,20 +81,20 @@ expect_exit "encode: rounding warns" 0 'not a multiple of 1024' \
 	-- encode --send 5000 --recv 4096
 out=$("$CM" encode --send 4096 --recv 8192 2>/dev/null)
 expect_json "encode output decodes back" \
-	'found=true send_size=4096 recv_size=8192 remote_invalidate=true' -- decode $out
+	'found=true send_size=4096 recv_size=8192 remote_inv=true' -- decode $out
 
 # --- negotiate ---
 expect_json "negotiate: client with a legacy server" \
-	'client_to_server=1024 server_to_client=1024 send_with_invalidate=false peer.found=false' \
+	'client_to_server=1024 server_to_client=1024 send_with_inv=false peer.found=false' \
 	-- negotiate --role client --send 16K --recv 16K --peer none
 expect_json "negotiate: client with a stock 4 KiB server" \
-	'client_to_server=4096 server_to_client=4096 send_with_invalidate=false' \
+	'client_to_server=4096 server_to_client=4096 send_with_inv=false' \
 	-- negotiate --role client --send 16K --recv 16K --peer f6ab0e1801000303
 expect_json "negotiate: server uses the client's Receive Size" \
-	'client_to_server=8192 server_to_client=2048 send_with_invalidate=true' \
+	'client_to_server=8192 server_to_client=2048 send_with_inv=true' \
 	-- negotiate --role server --send 16K --recv 16K --peer f6ab0e1801010701
 expect_json "negotiate: server without R" \
-	'send_with_invalidate=false' \
+	'send_with_inv=false' \
 	-- negotiate --role server --send 4K --recv 4K --no-remote-invalidate --peer f6ab0e1801010303
 expect_json "negotiate: peer with bad version gets defaults" \
 	'client_to_server=1024 server_to_client=1024 peer.status="bad-version"' \

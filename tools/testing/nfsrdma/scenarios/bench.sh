@@ -75,7 +75,7 @@ set_config() {
 # RDMA Read and Write segments, rxe0's octets sent (-1: none on 6.12)
 counters() {
 	local swi hw=/sys/class/infiniband/rxe0/ports/1/hw_counters
-	swi=$( (field sends_with_invalidate <$C) 2>/dev/null)
+	swi=$( (field sends_with_inv <$C) 2>/dev/null)
 	echo $(awk -v mnt=" $MNT " -v swi="${swi:--1}" '
 		/^device / { p = index($0, mnt) > 0; next }
 		p && $1 == "xprt:" && $2 == "rdma" { x = $8 " " $13 " " $14 " " $15 " " ($27 + 0) }

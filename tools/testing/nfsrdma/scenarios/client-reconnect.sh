@@ -27,7 +27,7 @@ cat "$f"
 grep xprtrdma_inline_thresh $T/trace
 line=$(grep xprtrdma_inline_thresh $T/trace | tail -n 1)
 case "$line" in
-*"neg send/recv=16384/8192,"*"client send/recv=65536/8192 R=1, server valid send/recv=16384/16384"*) ;;
+*"neg send/recv=16384/8192,"*"client send/recv=65536/8192 remote_inv=1, server valid send/recv=16384/16384"*) ;;
 *) fail "the last tracepoint line does not show the second connection: $line" ;;
 esac
 expect_eq "second connection: client_send_size" "$(field client_send_size <"$f")" 65536

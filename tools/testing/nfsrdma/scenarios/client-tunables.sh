@@ -79,12 +79,12 @@ echo 65536 >$sys/rdma_max_inline_write || fail "sysctl refused 65536"
 req=$(client_pdata 20052) || exit 1
 expect_eq "advertised send_size" "$(echo "$req" | jget send_size)" 65536
 expect_eq "advertised recv_size" "$(echo "$req" | jget recv_size)" 262144
-expect_eq "advertised remote_invalidate" "$(echo "$req" | jget remote_invalidate)" true
+expect_eq "advertised remote_inv" "$(echo "$req" | jget remote_inv)" true
 
 echo 0 >$sys/rdma_remote_invalidate || fail "cannot clear rdma_remote_invalidate"
 echo 3000 >$sys/rdma_max_inline_write || fail "sysctl refused 3000"
 req=$(client_pdata 20053) || exit 1
-expect_eq "advertised remote_invalidate when cleared" "$(echo "$req" | jget remote_invalidate)" false
+expect_eq "advertised remote_inv when cleared" "$(echo "$req" | jget remote_inv)" false
 expect_eq "advertised send_size after 3000" "$(echo "$req" | jget send_size)" 2048
 
 # Back to the defaults for the scenarios that follow

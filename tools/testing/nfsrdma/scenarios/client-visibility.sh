@@ -9,21 +9,21 @@ r=0 yn=no
 [ "$E2E_SERVER_RPCRDMA" = ours ] && r=1 yn=yes
 mount_traced /mnt/vis
 case "$THRESH_EVENT" in
-*"neg send/recv=4096/4096,"*"client send/recv=4096/4096 R=1, server valid send/recv=4096/4096 R=$r, send_with_inv=$r"*) ;;
+*"neg send/recv=4096/4096,"*"client send/recv=4096/4096 remote_inv=1, server valid send/recv=4096/4096 remote_inv=$r, send_with_inv=$r"*) ;;
 *) fail "tracepoint does not show the expected negotiation: $THRESH_EVENT" ;;
 esac
 f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
 cat "$f"
-expect_eq "negotiated" "$(field negotiated <"$f")" yes
+expect_eq "server_private_data_offset" "$(field server_private_data_offset <"$f")" 0
 expect_eq "client_send_size" "$(field client_send_size <"$f")" 4096
-expect_eq "client_remote_invalidate" "$(field client_remote_invalidate <"$f")" yes
+expect_eq "client_remote_inv" "$(field client_remote_inv <"$f")" yes
 expect_eq "server_private_data_status" "$(field server_private_data_status <"$f")" valid
 expect_eq "server_send_size" "$(field server_send_size <"$f")" 4096
 expect_eq "server_recv_size" "$(field server_recv_size <"$f")" 4096
-expect_eq "server_remote_invalidate" "$(field server_remote_invalidate <"$f")" $yn
+expect_eq "server_remote_inv" "$(field server_remote_inv <"$f")" $yn
 expect_eq "client_to_server" "$(field client_to_server <"$f")" 4096
 expect_eq "server_to_client" "$(field server_to_client <"$f")" 4096
-expect_eq "send_with_invalidate" "$(field send_with_invalidate <"$f")" $yn
+expect_eq "send_with_inv" "$(field send_with_inv <"$f")" $yn
 
 # mountstats: after "xprt: rdma" and the 27 stock counters come four
 # fields: both thresholds, Send With Invalidate, and Replies that
@@ -44,5 +44,5 @@ if [ $r = 1 ]; then
 	[ "$f4" -gt 0 ] || fail "mountstats: no remotely invalidated Reply with R on both ends"
 fi
 expect_eq "mountstats: remotely invalidated = debugfs count" "$f4" \
-	"$(field remotely_invalidated_replies <"$f")"
+	"$(field replies_with_inv <"$f")"
 run umount /mnt/vis

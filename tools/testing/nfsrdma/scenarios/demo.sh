@@ -54,10 +54,10 @@ report "          server svc_rdma/max_req_size = 16384"
 report ""
 report "Client advertises (connect request, seen by rpcrdma-cm listen):"
 report "  private data $(echo "$cli" | jget private_data | cut -c1-16)..., $(echo "$cli" | jget private_data_len) octets"
-report "  version $(echo "$cli" | jget version), R=$(echo "$cli" | jget remote_invalidate), send $(echo "$cli" | jget send_size), receive $(echo "$cli" | jget recv_size)"
+report "  version $(echo "$cli" | jget version), R=$(echo "$cli" | jget remote_inv), send $(echo "$cli" | jget send_size), receive $(echo "$cli" | jget recv_size)"
 report "Server advertises (accept reply, seen by rpcrdma-cm probe):"
 report "  private data $(echo "$srv" | jget private_data | cut -c1-16)..., $(echo "$srv" | jget private_data_len) octets"
-report "  version $(echo "$srv" | jget version), R=$(echo "$srv" | jget remote_invalidate), send $(echo "$srv" | jget send_size), receive $(echo "$srv" | jget recv_size)"
+report "  version $(echo "$srv" | jget version), R=$(echo "$srv" | jget remote_inv), send $(echo "$srv" | jget send_size), receive $(echo "$srv" | jget recv_size)"
 report ""
 report "Negotiated by the kernel client (rpcrdma:xprtrdma_inline_thresh):"
 report "  $thresh"
@@ -68,7 +68,7 @@ report "  client-to-server $(echo "$srv" | jget client_to_server), server-to-cli
 report "The server's svc_rdma/connections:"
 echo "$srvconn" | sed 's/^/REPORT:   /'
 report "Send With Invalidate: $swi of $sends server Sends (rpcrdma:svcrdma_post_send)"
-if [ "$swi" -gt 0 ] && [ "$(echo "$srv" | jget remote_invalidate)" = false ]; then
+if [ "$swi" -gt 0 ] && [ "$(echo "$srv" | jget remote_inv)" = false ]; then
 	report "  NB: the server uses it although it advertised R=0; RFC 8797"
 	report "  section 4.1 forbids that. Stock 6.12 does the same."
 fi

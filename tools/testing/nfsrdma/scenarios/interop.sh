@@ -26,7 +26,7 @@ echo "$out"
 expect_eq "server Private Data found" "$(echo "$out" | jget found)" true
 s_send=$(echo "$out" | jget send_size)
 s_recv=$(echo "$out" | jget recv_size)
-s_r=$(echo "$out" | jget remote_invalidate)
+s_r=$(echo "$out" | jget remote_inv)
 # Stock or ours, nfsd advertises its max_req_size both ways
 want_size=$(echo " $E2E_SERVER_SYSCTL " | sed -n 's/.* sunrpc\.svc_rdma\.max_req_size=\([0-9]*\) .*/\1/p')
 expect_eq "server Send Size on the wire" "$s_send" "${want_size:-4096}"
@@ -40,7 +40,7 @@ echo "$ev"
 expect_eq "client Private Data found" "$(echo "$ev" | jget found)" true
 c_send=$(echo "$ev" | jget send_size)
 c_recv=$(echo "$ev" | jget recv_size)
-c_r=$(echo "$ev" | jget remote_invalidate)
+c_r=$(echo "$ev" | jget remote_inv)
 expect_eq "client Send Size on the wire" "$c_send" 8192
 expect_eq "client Receive Size on the wire" "$c_recv" 16384
 
@@ -51,10 +51,10 @@ want=$(rpcrdma-cm --json negotiate --role client --send "$c_send" --recv "$c_rec
 echo "$want"
 c2s=$(echo "$want" | jget client_to_server)
 s2c=$(echo "$want" | jget server_to_client)
-swi=$(echo "$want" | jget send_with_invalidate)
+swi=$(echo "$want" | jget send_with_inv)
 yn=no
 [ "$swi" = true ] && yn=yes
-say "predicted: client_to_server=$c2s server_to_client=$s2c send_with_invalidate=$yn"
+say "predicted: client_to_server=$c2s server_to_client=$s2c send_with_inv=$yn"
 
 # The mount, and the client's views of it
 mount_traced /mnt/io
@@ -67,7 +67,7 @@ if [ "$E2E_RPCRDMA" = ours ]; then
 	cat "$f"
 	expect_eq "client client_to_server" "$(field client_to_server <"$f")" "$c2s"
 	expect_eq "client server_to_client" "$(field server_to_client <"$f")" "$s2c"
-	expect_eq "client send_with_invalidate" "$(field send_with_invalidate <"$f")" "$yn"
+	expect_eq "client send_with_inv" "$(field send_with_inv <"$f")" "$yn"
 fi
 
 workload /mnt/io
@@ -86,7 +86,7 @@ if [ "$E2E_SERVER_RPCRDMA" = ours ]; then
 	expect_eq "server client_recv_size" "$(field client_recv_size <$v)" "$c_recv"
 	expect_eq "server client_to_server" "$(field client_to_server <$v)" "$c2s"
 	expect_eq "server server_to_client" "$(field server_to_client <$v)" "$s2c"
-	expect_eq "server send_with_invalidate" "$(field send_with_invalidate <$v)" "$yn"
+	expect_eq "server send_with_inv" "$(field send_with_inv <$v)" "$yn"
 	expect_eq "server replies_too_large" "$(field replies_too_large <$v)" 0
 else
 	# Stock nfsd keeps no per-connection view; its accept (above) is

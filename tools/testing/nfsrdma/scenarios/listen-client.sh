@@ -5,6 +5,6 @@ req=$(client_pdata 20050) || exit 1
 cat /tmp/listen.out
 expect_eq "client: found" "$(echo "$req" | jget found)" true
 expect_eq "client: version" "$(echo "$req" | jget version)" 1
-expect_eq "client: remote_invalidate" "$(echo "$req" | jget remote_invalidate)" true
+expect_eq "client: remote_inv" "$(echo "$req" | jget remote_inv)" true
 expect_eq "client: send_size" "$(echo "$req" | jget send_size)" 4096
 expect_eq "client: recv_size" "$(echo "$req" | jget recv_size)" 4096

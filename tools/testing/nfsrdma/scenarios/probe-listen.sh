@@ -14,7 +14,7 @@ expect_eq "probe: found" "$(echo "$out" | jget found)" true
 expect_eq "probe: offset" "$(echo "$out" | jget offset)" 4
 expect_eq "probe: send_size" "$(echo "$out" | jget send_size)" 8192
 expect_eq "probe: recv_size" "$(echo "$out" | jget recv_size)" 4096
-expect_eq "probe: remote_invalidate" "$(echo "$out" | jget remote_invalidate)" true
+expect_eq "probe: remote_inv" "$(echo "$out" | jget remote_inv)" true
 # We sent nothing, so we are a legacy client: 1024 both ways
 expect_eq "probe: client_to_server" "$(echo "$out" | jget client_to_server)" 1024
 expect_eq "probe: server_to_client" "$(echo "$out" | jget server_to_client)" 1024

@@ -9,7 +9,7 @@ echo "$out"
 expect_eq "probe: found" "$(echo "$out" | jget found)" true
 expect_eq "probe: offset" "$(echo "$out" | jget offset)" 0
 expect_eq "probe: version" "$(echo "$out" | jget version)" 1
-expect_eq "probe: remote_invalidate" "$(echo "$out" | jget remote_invalidate)" $r
+expect_eq "probe: remote_inv" "$(echo "$out" | jget remote_inv)" $r
 expect_eq "probe: send_size" "$(echo "$out" | jget send_size)" 4096
 expect_eq "probe: recv_size" "$(echo "$out" | jget recv_size)" 4096
 expect_eq "probe: client_to_server" "$(echo "$out" | jget client_to_server)" 4096

@@ -15,7 +15,7 @@ accept() {
 	expect_eq "$1: found" "$(echo "$out" | jget found)" true
 	expect_eq "$1: send_size" "$(echo "$out" | jget send_size)" "$2"
 	expect_eq "$1: recv_size" "$(echo "$out" | jget recv_size)" "$2"
-	expect_eq "$1: remote_invalidate" "$(echo "$out" | jget remote_invalidate)" "$3"
+	expect_eq "$1: remote_inv" "$(echo "$out" | jget remote_inv)" "$3"
 }
 
 # refused FILE VALUE: a write of VALUE fails and leaves FILE as it was

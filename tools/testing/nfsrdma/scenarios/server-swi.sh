@@ -32,10 +32,10 @@ swi() {
 		run sh -c "echo $3 >$R/rdma_remote_invalidate"
 	fi
 	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") || fail "$1: probe exited with status $?"
-	s_r=$(echo "$out" | jget remote_invalidate)
+	s_r=$(echo "$out" | jget remote_inv)
 	port=$((port + 1))
 	ev=$(client_pdata $port)
-	c_r=$(echo "$ev" | jget remote_invalidate)
+	c_r=$(echo "$ev" | jget remote_inv)
 	[ -n "$s_r" ] && [ -n "$c_r" ] || fail "$1: R not read off the wire (server '$s_r', client '$c_r')"
 	want=no
 	[ "$s_r" = true ] && [ "$c_r" = true ] && want=yes
@@ -63,18 +63,18 @@ swi() {
 		f=$(xprt_cm_file "$E2E_PORT") || fail "$1: no rpcrdma_cm file"
 		cat "$f" $C
 		expect_eq "$1: connections listed" "$(grep -c '^peer: ' $C)" 1
-		expect_eq "$1: server R" "$(field server_remote_invalidate <$C)" \
+		expect_eq "$1: server R" "$(field server_remote_inv <$C)" \
 			"$([ "$s_r" = true ] && echo yes || echo no)"
-		expect_eq "$1: client R seen by nfsd" "$(field client_remote_invalidate <$C)" \
+		expect_eq "$1: client R seen by nfsd" "$(field client_remote_inv <$C)" \
 			"$([ "$c_r" = true ] && echo yes || echo no)"
-		expect_eq "$1: nfsd send_with_invalidate" "$(field send_with_invalidate <$C)" "$want"
-		expect_eq "$1: client send_with_invalidate" "$(field send_with_invalidate <"$f")" "$want"
+		expect_eq "$1: nfsd send_with_inv" "$(field send_with_inv <$C)" "$want"
+		expect_eq "$1: client send_with_inv" "$(field send_with_inv <"$f")" "$want"
 		# Each view must agree with the decision. The counts are not
 		# compared with each other or with the trace: on 7.3 an earlier
 		# mount's transport lingers and was seen adding a Send or a
 		# reply to one view and not the other.
-		inv=$(field sends_with_invalidate <$C)
-		rinv=$(field remotely_invalidated_replies <"$f")
+		inv=$(field sends_with_inv <$C)
+		rinv=$(field replies_with_inv <"$f")
 		plain=$(field sends_plain <$C)
 		expect_ge "$1: plain Sends counted" "$plain" 1
 		if [ "$want" = yes ]; then
