@@ -624,9 +624,7 @@ struct caller {
 
 static void caller_release(struct caller *c)
 {
-	if (c->p.qp)
-		rdma_destroy_qp(c->p.id);
-	c->p.qp = false;
+	probe_destroy_qp(&c->p);
 	if (c->recv_mr)
 		ibv_dereg_mr(c->recv_mr);
 	if (c->send_mr)

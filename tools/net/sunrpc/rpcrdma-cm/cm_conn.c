@@ -251,11 +251,17 @@ int expect_event(struct rdma_event_channel *ch, int ms,
 	return 0;
 }
 
-
-void probe_release(struct probe *p)
+/* The QP goes before anything it uses: callers free their MRs and CQs after */
+void probe_destroy_qp(struct probe *p)
 {
 	if (p->qp)
 		rdma_destroy_qp(p->id);
+	p->qp = false;
+}
+
+void probe_release(struct probe *p)
+{
+	probe_destroy_qp(p);
 	if (p->id)
 		rdma_destroy_id(p->id);
 	if (p->ch)
@@ -298,19 +304,24 @@ int probe_resolve(struct probe *p, const char *host, const char *port,
 			    "route resolution", EXIT_NO_ROUTE);
 }
 
-/* The event channel and the id to connect from */
-int probe_open(struct probe *p)
+/* An event channel and an id on it, to connect from or to listen on */
+int cm_open(struct rdma_event_channel **ch, struct rdma_cm_id **id)
 {
-	p->ch = rdma_create_event_channel();
-	if (!p->ch) {
+	*ch = rdma_create_event_channel();
+	if (!*ch) {
 		report_error("local", "cannot open the RDMA CM (is rdma_ucm loaded?)");
 		return EXIT_LOCAL;
 	}
-	if (rdma_create_id(p->ch, &p->id, NULL, RDMA_PS_TCP)) {
+	if (rdma_create_id(*ch, id, NULL, RDMA_PS_TCP)) {
 		report_error("local", strerror(errno));
 		return EXIT_LOCAL;
 	}
 	return 0;
+}
+
+int probe_open(struct probe *p)
+{
+	return cm_open(&p->ch, &p->id);
 }
 
 /* Connect on the QP already created, and report the server's answer */

@@ -60,6 +60,8 @@ void report_error(const char *what, const char *detail);
 int expect_event(struct rdma_event_channel *ch, int ms,
 		 enum rdma_cm_event_type want, const char *step,
 		 int fail_code);
+int cm_open(struct rdma_event_channel **ch, struct rdma_cm_id **id);
+void probe_destroy_qp(struct probe *p);
 void probe_release(struct probe *p);
 int probe_resolve(struct probe *p, const char *host, const char *port,
 		  int ms);

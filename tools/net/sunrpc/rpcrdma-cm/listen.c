@@ -192,16 +192,11 @@ static int listener_open(struct listener *l, const char *port)
 	struct sockaddr_in sin;
 	char detail[128];
 	struct out_rec r;
+	int rc;
 
-	l->ch = rdma_create_event_channel();
-	if (!l->ch) {
-		report_error("local", "cannot open the RDMA CM (is rdma_ucm loaded?)");
-		return EXIT_LOCAL;
-	}
-	if (rdma_create_id(l->ch, &l->id, NULL, RDMA_PS_TCP)) {
-		report_error("local", strerror(errno));
-		return EXIT_LOCAL;
-	}
+	rc = cm_open(&l->ch, &l->id);
+	if (rc)
+		return rc;
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons(atoi(port));
