@@ -406,36 +406,38 @@ def well_formed(outdir):
             png == b"\x89PNG\r\n\x1a\n")
 
 
-KTAP = {"n": 0}
+class Ktap:
+    """One KTAP document: need(COND, WHAT) prints a test ("ok N WHAT" /
+    "not ok N WHAT"), end() the plan after the last and returns what
+    failed"""
 
+    def __init__(self):
+        self.n = 0
+        self.bad = []
 
-def need_fn(bad):
-    """need(COND, WHAT): one KTAP test ("ok N WHAT" / "not ok N WHAT");
-    ktap_end() prints the plan after the last"""
-    def need(cond, what):
-        if KTAP["n"] == 0:
+    def need(self, cond, what):
+        if self.n == 0:
             print("KTAP version 1")
-        KTAP["n"] += 1
+        self.n += 1
         what = what.replace("#", "no.")
-        print(f"{'ok' if cond else 'not ok'} {KTAP['n']} {what}" + ("" if cond else " # not met"))
+        print(f"{'ok' if cond else 'not ok'} {self.n} {what}" + ("" if cond else " # not met"))
         if not cond:
-            bad.append(what)
-    return need
+            self.bad.append(what)
+
+    def end(self):
+        if self.n:
+            print(f"1..{self.n}")
+            print(f"# bench: {self.n - len(self.bad)} passed, {len(self.bad)} failed")
+        return self.bad
 
 
-def ktap_end(bad):
-    if KTAP["n"]:
-        print(f"1..{KTAP['n']}")
-        print(f"# bench: {KTAP['n'] - len(bad)} passed, {len(bad)} failed")
-    return bad
-
-
-def check_mem(mem, mode, end=True):
+def check_mem(mem, mode, ktap=None):
     """Memory: measured on both ends, and the buffers grow with the
-    threshold; the full and memory-only runs measure stock too. END: the
-    last checks of the run (print the KTAP plan)"""
-    bad = []
-    need = need_fn(bad)
+    threshold; the full and memory-only runs measure stock too. KTAP:
+    the document to add the checks to; without one they are a document
+    of their own"""
+    t = ktap or Ktap()
+    need = t.need
     ours = {r["size"]: r for r in mem if r["module"] == "ours"}
     for k in (1, 64) + ((4, 16, 256) if mode in ("full", "mem") else ()):
         r = ours.get(k * 1024)
@@ -452,13 +454,13 @@ def check_mem(mem, mode, end=True):
                  f"than at 1 KiB ({a[side + '_kib']} KiB)")
     if mode in ("full", "mem"):
         need(any(r["module"] == "stock" for r in mem), "stock's memory measured too")
-    return ktap_end(bad) if end else bad
+    return t.bad if ktap else t.end()
 
 
 def check(results, mode, outdir, mem):
     get = {(r["config"], r["step"]): r for r in results}
-    bad = []
-    need = need_fn(bad)
+    t = Ktap()
+    need = t.need
 
     try:
         ok = well_formed(outdir)
@@ -488,7 +490,7 @@ def check(results, mode, outdir, mem):
              f"{lo['rdma_read_segs_per_rpc']}, 64 KiB {hi['rdma_read_segs_per_rpc']}")
     need(all(r["model_us_per_rpc"] > 0 for r in results), "a modelled time for every step")
 
-    bad += check_mem(mem, mode, end=False)
+    check_mem(mem, mode, t)
     if mode == "full":
         for s in ("write-8k", "write-16k", "write-32k"):
             r = get.get(("64k", s))
@@ -503,7 +505,7 @@ def check(results, mode, outdir, mem):
         off = sum(get[("16k-noinv", s)]["local_inv_per_rpc"] for s in both)
         need(bool(both) and on < off,
              f"LOCAL_INV per RPC, all steps summed: R on {on:.3f} < off {off:.3f}")
-    return ktap_end(bad)
+    return t.end()
 
 
 def main():
