@@ -374,13 +374,9 @@ main() {
 	done
 
 	show_lanes patchset patchset-6.12
+	# One case per patch, and one each for git am and the base's build
 	for name in patchset patchset-6.12; do
-		if [ "$(rc_of "$name")" = 0 ]; then
-			pass "$name"
-		else
-			fail "$name" "exit status $(rc_of "$name"): $(grep -m1 -E '^(ERROR|FAIL)' \
-				"$LOGDIR/$name.log" 2>/dev/null || echo "see $LOGDIR/$name.log")"
-		fi
+		count_ktap "$name" "" "$(rc_of "$name")"
 	done
 
 	if [ -n "${FULL:-}" ] && [ -z "${FRESH_ROOT_INSIDE:-}" ]; then

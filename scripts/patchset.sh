@@ -7,8 +7,11 @@
 # patch net/sunrpc/xprtrdma builds with no sparse or W=1 warning the
 # base does not have, the kernel-doc of the files the patch adds is
 # clean and that of the files it changes gains no warning, and the
-# documents it adds or changes parse with docutils. A failure names the
-# patch.
+# documents it adds or changes parse with docutils. The checks print
+# KTAP: one test for git am, one for the pristine base's build, and one
+# per patch (checkpatch, build, warnings, kernel-doc, rst), whose
+# "not ok" line names the patch and the first problem; every patch is
+# checked even when an earlier one failed.
 
 . "$(dirname "$0")/lib.sh"
 load_base
@@ -81,33 +84,29 @@ PY
 			die "SIGNOFF='$SIGNOFF': use SIGNOFF=\"Full Name <address>\""
 		! grep -l "$PLACEHOLDER" "$DEST"/*.patch ||
 			die "SIGNOFF: the placeholder is still in the files above"
-		echo "patchset: author and Signed-off-by set to $SIGNOFF"
+		echo "# patchset: author and Signed-off-by set to $SIGNOFF"
 	else
-		echo "patchset: author and Signed-off-by are the placeholder '$PLACEHOLDER';" \
+		echo "# patchset: author and Signed-off-by are the placeholder '$PLACEHOLDER';" \
 			"make patchset SIGNOFF=\"Name <address>\" puts yours in"
 	fi
 	PATCHES=()
 	for p in "$DEST"/[0-9][0-9][0-9][0-9]-*.patch; do
 		case "$p" in */0000-cover-letter.patch) ;; *) PATCHES+=("$p") ;; esac
 	done
-	echo "patchset: cover letter and ${#PATCHES[@]} patches in $DEST"
+	echo "# patchset: cover letter and ${#PATCHES[@]} patches in $DEST"
 }
 
-run_checkpatch() {
-	local p rc=0
-	for p in "${PATCHES[@]}"; do
-		# checkpatch runs scripts/spdxcheck.py with "python3", which
-		# needs Debian's python3-ply and python3-git: prefer /usr/bin
-		if ! (cd "$TREE" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet \
-			--no-summary --ignore "$CHECKPATCH_IGNORE" "$p"); then
-			echo "checkpatch: $(basename "$p") is not clean"
-			rc=1
-		fi
-	done
-	[ "$rc" = 0 ] && echo "checkpatch --strict: clean (${#PATCHES[@]} patches)"
-	return "$rc"
+# checkpatch_of PATCH: checkpatch --strict's complaints about one mail
+# (nothing when it is clean)
+checkpatch_of() {
+	# checkpatch runs scripts/spdxcheck.py with "python3", which needs
+	# Debian's python3-ply and python3-git: prefer /usr/bin
+	(cd "$TREE" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet \
+		--no-summary --ignore "$CHECKPATCH_IGNORE" "$1" 2>&1) || true
 }
 
+# One KTAP test: git am applies the mails to a pristine base and yields
+# the tree. Without it no patch can be checked: the rest bail out.
 apply_to_pristine() {
 	if [ ! -d "$AMTREE" ] || ! git -C "$AMTREE" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 		rm -rf "$AMTREE"
@@ -117,44 +116,79 @@ apply_to_pristine() {
 	git -C "$AMTREE" am --abort >/dev/null 2>&1 || true
 	git -C "$AMTREE" checkout -q -f --detach base
 	git -C "$AMTREE" clean -q -f -d -x
-	git -C "$AMTREE" am -q "${PATCHES[@]}" ||
-		die "git am of $DEST onto the pristine base failed"
-	[ "$(git -C "$AMTREE" rev-parse 'HEAD^{tree}')" = "$(tgit rev-parse 'HEAD^{tree}')" ] ||
-		die "git am of the series does not reproduce $TREE"
-	echo "git am: the series applies to pristine $BASE_VERSION and reproduces the tree"
+	if ! git -C "$AMTREE" am -q "${PATCHES[@]}" >"$AMTREE.log" 2>&1; then
+		sed 's/^/# /' "$AMTREE.log"
+		ktap_not_ok "git am" "the series does not apply to pristine $BASE_VERSION"
+		return 1
+	fi
+	if [ "$(git -C "$AMTREE" rev-parse 'HEAD^{tree}')" != "$(tgit rev-parse 'HEAD^{tree}')" ]; then
+		ktap_not_ok "git am" "the series applied to pristine $BASE_VERSION does not reproduce $TREE"
+		return 1
+	fi
+	ktap_ok "git am" "the series applies to pristine $BASE_VERSION and reproduces the tree"
 }
 
-build_each_patch() {
-	local c n=0 what base new
+# check_patch N COMMIT MAIL BASE-WARNINGS: one KTAP test for one patch
+check_patch() {
+	local n=$1 c=$2 mail=$3 base=$4 what new
+	what="patch $n ($(tgit log -1 --format=%s "$c"))"
+	new=$(checkpatch_of "$mail")
+	if [ -n "$new" ]; then
+		printf '%s\n' "$new" | sed 's/^/# /'
+		ktap_not_ok "$what" "checkpatch --strict is not clean"
+		return
+	fi
+	if ! new=$(build_warnings "$c" "$BUILD/patchset-build-$SERIES_BASE" 2>&1); then
+		printf '%s\n' "$new" | tail -n 30 | sed 's/^/# /'
+		ktap_not_ok "$what" "net/sunrpc/xprtrdma does not build"
+		return
+	fi
+	new=$(comm -13 <(printf '%s\n' "$base") <(printf '%s\n' "$new") | sed '/^$/d')
+	if [ -n "$new" ]; then
+		printf '%s\n' "$new" | sed 's/^/# /'
+		ktap_not_ok "$what" "new sparse or W=1 warnings"
+		return
+	fi
+	if ! new=$(doc_problems "$c^" "$c"); then
+		ktap_not_ok "$what" "the kernel-doc and rst checks could not run"
+		return
+	fi
+	if [ -n "$new" ]; then
+		printf '%s\n' "$new" | sed 's/^/# /'
+		ktap_not_ok "$what" "kernel-doc or rst problems"
+		return
+	fi
+	ktap_ok "$what" "checkpatch --strict clean, builds, no new sparse, W=1 or kernel-doc warning, rst clean"
+}
+
+check_series() {
+	local c n=0 base commits
+	ktap_plan $((2 + ${#PATCHES[@]}))
+	if ! apply_to_pristine; then
+		echo "Bail out! the patches cannot be checked one by one"
+		return 1
+	fi
 	# The pristine base, from scratch: the warnings every patch may keep
 	rm -rf "$BUILD/patchset-build-$SERIES_BASE"
-	base=$(build_warnings base "$BUILD/patchset-build-$SERIES_BASE") ||
-		die "the pristine base does not build"
-	for c in $(git -C "$AMTREE" rev-list --reverse base..HEAD); do
+	if ! base=$(build_warnings base "$BUILD/patchset-build-$SERIES_BASE" 2>&1); then
+		printf '%s\n' "$base" | tail -n 30 | sed 's/^/# /'
+		ktap_not_ok "base build" "the pristine base does not build"
+		echo "Bail out! the patches cannot be checked one by one"
+		return 1
+	fi
+	ktap_ok "base build" "the pristine base builds; its warnings are every patch's allowance"
+	mapfile -t commits < <(git -C "$AMTREE" rev-list --reverse base..HEAD)
+	for c in "${commits[@]}"; do
+		check_patch "$((n + 1))" "$c" "${PATCHES[$n]}" "$base"
 		n=$((n + 1))
-		what="patch $n ($(tgit log -1 --format=%s "$c"))"
-		new=$(build_warnings "$c" "$BUILD/patchset-build-$SERIES_BASE") ||
-			die "$what: net/sunrpc/xprtrdma does not build"
-		new=$(comm -13 <(printf '%s\n' "$base") <(printf '%s\n' "$new") | sed '/^$/d')
-		if [ -n "$new" ]; then
-			printf '%s\n' "$new"
-			die "$what: new sparse or W=1 warnings"
-		fi
-		new=$(doc_problems "$c^" "$c") || die "$what: the kernel-doc and rst checks could not run"
-		if [ -n "$new" ]; then
-			printf '%s\n' "$new"
-			die "$what: kernel-doc or rst problems"
-		fi
-		echo "$what: builds; no new sparse, W=1 or kernel-doc warning; rst clean"
 	done
+	ktap_finish "patchset $SERIES_BASE"
 }
 
 main() {
 	export_series
 	[ "${1:-}" = --export-only ] && return
-	run_checkpatch
-	apply_to_pristine
-	build_each_patch
+	check_series
 }
 
 main "$@"
