@@ -11,11 +11,6 @@
  * slab empties), so the passes go on every NFSRDMA_FRAGMENT_MS while
  * the module is loaded: such a block is taken as soon as it forms.
  *
- * With hold_mib, it also takes that many MiB in single pages once,
- * at load: the tests size it from /proc/zoneinfo to leave too little
- * memory for the Receive buffers an end wants, to show that it then
- * provisions and advertises a smaller size rather than failing.
- *
  * The pages are given back when the module is removed. Used by the
  * NFS/RDMA end-to-end tests (tools/testing/nfsrdma) to show that a
  * transport at large inline thresholds needs no high-order memory.
@@ -30,10 +25,6 @@
 
 #define NFSRDMA_FRAGMENT_ORDER	4
 #define NFSRDMA_FRAGMENT_MS	10
-
-static unsigned int hold_mib;
-module_param(hold_mib, uint, 0444);
-MODULE_PARM_DESC(hold_mib, "MiB of single pages to hold as well, taken at load (default 0)");
 
 /* Only the work item touches these once init has returned */
 static LIST_HEAD(nfsrdma_fragment_held);
@@ -64,23 +55,6 @@ static unsigned long nfsrdma_fragment_pass(void)
 	return blocks;
 }
 
-/* Take up to @pages single pages without reclaim; return how many */
-static unsigned long nfsrdma_fragment_hold(unsigned long pages)
-{
-	struct page *page;
-	unsigned long n;
-
-	for (n = 0; n < pages; n++) {
-		page = alloc_page(GFP_NOWAIT | __GFP_NOWARN);
-		if (!page)
-			break;
-		list_add(&page->lru, &nfsrdma_fragment_held);
-		cond_resched();
-	}
-	nfsrdma_fragment_count += n;
-	return n;
-}
-
 static void nfsrdma_fragment_sweep(struct work_struct *work)
 {
 	unsigned long blocks = nfsrdma_fragment_pass();
@@ -93,7 +67,7 @@ static void nfsrdma_fragment_sweep(struct work_struct *work)
 
 static int __init nfsrdma_fragment_init(void)
 {
-	unsigned long blocks, held = 0;
+	unsigned long blocks;
 	unsigned int passes = 0;
 
 	do {
@@ -101,14 +75,11 @@ static int __init nfsrdma_fragment_init(void)
 		passes++;
 		msleep(20);
 	} while (blocks && passes < 64);
-	if (hold_mib)
-		held = nfsrdma_fragment_hold((unsigned long)hold_mib <<
-					     (20 - PAGE_SHIFT));
 
-	pr_info("nfsrdma_fragment: holding %lu pages after %u passes, %s, %lu of them single pages (hold_mib=%u); sweeping every %u ms\n",
+	pr_info("nfsrdma_fragment: holding %lu pages after %u passes, %s; sweeping every %u ms\n",
 		nfsrdma_fragment_count, passes,
 		blocks ? "blocks still forming" : "no free block of order 4 or more",
-		held, hold_mib, NFSRDMA_FRAGMENT_MS);
+		NFSRDMA_FRAGMENT_MS);
 	schedule_delayed_work(&nfsrdma_fragment_work,
 			      msecs_to_jiffies(NFSRDMA_FRAGMENT_MS));
 	return 0;
