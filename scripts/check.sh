@@ -169,12 +169,12 @@ if [ -n "${FULL:-}" ]; then
 	E2E_INTEROP_RUNS=
 else
 	FUZZ_SMOKE=60
-	# 7.3 runs its single-VM scenarios here, and the Wireshark
-	# dissector against its views. Its server-restart run and its
+	# 7.3 runs its single-VM scenarios here, the Wireshark dissector
+	# against its views and each end short of memory. Its server-restart run and its
 	# two-host runs against stock 7.3 wait for check-full: e2e-interop
 	# already pairs 7.3 with stock 7.3 both ways, and 6.12 runs the
 	# same two-host scenarios.
-	E2E_RUNS_7_3="single-ours wire-ours"
+	E2E_RUNS_7_3="single-ours wire-ours short-ours"
 	# One direction of each kernel pairing of interop.runs, so that
 	# 7.3 is client and server, and stock is client and server, once
 	# each: 7.3 client of 6.12, stock 6.12 client of 7.3, 7.3 client of

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test-only: keep the page allocator with no free block of order
- * NFSRDMA_FRAGMENT_ORDER or more, while most memory stays free.
+ * @order (4 unless given) or more, while most memory stays free.
  *
  * Every free block of that order is taken and split into pages; the
  * first page of each block is kept and the others are freed. A kept
@@ -23,8 +23,11 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
-#define NFSRDMA_FRAGMENT_ORDER	4
 #define NFSRDMA_FRAGMENT_MS	10
+
+static unsigned int order = 4;
+module_param(order, uint, 0444);
+MODULE_PARM_DESC(order, "Leave no free block of this order or more (1 to 10, default 4)");
 
 /* Only the work item touches these once init has returned */
 static LIST_HEAD(nfsrdma_fragment_held);
@@ -33,18 +36,17 @@ static unsigned long nfsrdma_fragment_count;
 static void nfsrdma_fragment_sweep(struct work_struct *work);
 static DECLARE_DELAYED_WORK(nfsrdma_fragment_work, nfsrdma_fragment_sweep);
 
-/* Take every free block of NFSRDMA_FRAGMENT_ORDER; return how many */
+/* Take every free block of @order; return how many */
 static unsigned long nfsrdma_fragment_pass(void)
 {
-	const unsigned int n = 1U << NFSRDMA_FRAGMENT_ORDER;
+	const unsigned int n = 1U << order;
 	unsigned long blocks = 0;
 	struct page *page;
 	unsigned int i;
 
 	/* No reclaim and no compaction: only blocks that are free now */
-	while ((page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN,
-				   NFSRDMA_FRAGMENT_ORDER))) {
-		split_page(page, NFSRDMA_FRAGMENT_ORDER);
+	while ((page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN, order))) {
+		split_page(page, order);
 		list_add(&page->lru, &nfsrdma_fragment_held);
 		for (i = 1; i < n; i++)
 			__free_page(page + i);
@@ -70,16 +72,21 @@ static int __init nfsrdma_fragment_init(void)
 	unsigned long blocks;
 	unsigned int passes = 0;
 
+	if (order < 1 || order > 10) {
+		pr_err("nfsrdma_fragment: order=%u: use 1 to 10\n", order);
+		return -EINVAL;
+	}
+
 	do {
 		blocks = nfsrdma_fragment_pass();
 		passes++;
 		msleep(20);
 	} while (blocks && passes < 64);
 
-	pr_info("nfsrdma_fragment: holding %lu pages after %u passes, %s; sweeping every %u ms\n",
+	pr_info("nfsrdma_fragment: holding %lu pages after %u passes, %s of order %u or more; sweeping every %u ms\n",
 		nfsrdma_fragment_count, passes,
-		blocks ? "blocks still forming" : "no free block of order 4 or more",
-		NFSRDMA_FRAGMENT_MS);
+		blocks ? "blocks still forming" : "no free block",
+		order, NFSRDMA_FRAGMENT_MS);
 	schedule_delayed_work(&nfsrdma_fragment_work,
 			      msecs_to_jiffies(NFSRDMA_FRAGMENT_MS));
 	return 0;

@@ -16,6 +16,13 @@
 #              (earlier ones are dropped); "ok", or "none" on a module
 #              without the tracepoint
 #   accepts    the events recorded since accepts-on, one a line
+#   conns      nfsd's connections file (debugfs)
+#   restart    restart nfsd, which closes every connection, and end
+#              its grace period
+#   fragment=N load nfsrdma_fragment.ko order=N: no free block of
+#              order N or more from then on; prints its dmesg line
+#   unfragment unload it
+#   log        the kernel's svcrdma and nfsrdma_fragment messages
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 . /e2e/lib.sh
 S=/proc/sys/sunrpc/svc_rdma
@@ -51,6 +58,19 @@ accepts-on)
 	fi ;;
 accepts)
 	grep svcrdma_cm_accept /sys/kernel/tracing/trace ;;
+conns)
+	cat /sys/kernel/debug/sunrpc/svc_rdma/connections ;;
+restart)
+	nfsd_restart
+	nfsd_end_grace
+	echo ok ;;
+fragment=*)
+	insmod /lib/modules/e2e/nfsrdma_fragment.ko "order=${QUERY_STRING#fragment=}" &&
+		dmesg | grep nfsrdma_fragment: | tail -n 1 ;;
+unfragment)
+	rmmod nfsrdma_fragment && echo ok ;;
+log)
+	dmesg | grep -E 'svcrdma:|nfsrdma_fragment:' ;;
 *)
 	echo "unknown request" ;;
 esac

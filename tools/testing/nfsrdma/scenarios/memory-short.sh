@@ -1,0 +1,104 @@
+# When an end cannot have Receive buffers of the size it wants at
+# connect time, it provisions smaller ones and advertises the size they
+# hold, rather than failing the connection or advertising more than it
+# posts (RFC 8797 Section 4.2: the peer may Send up to the advertised
+# Receive Size into any Receive). Two hosts: nfsrdma_fragment.ko order=2
+# leaves one VM with no free block of 16 KiB or more, while most of its
+# memory stays free in smaller ones. A 256 KiB buffer in at most 16 SGEs
+# (rxe offers more) needs 16 KiB blocks, a 128 KiB one 8 KiB blocks: an
+# end that wants 256 KiB there gets 128 KiB. The other VM is left whole,
+# since a new RPC client and nfsd's threads each need a 16 KiB block.
+# - client: the mount is made, then the client VM is fragmented and
+#   wants 256 KiB; an nfsd restart makes it connect anew.
+# - server: nfsd wants 256 KiB and is restarted, then the server VM is
+#   fragmented; a new mount connects.
+# Each time that end advertises 131072 and posts exactly that, shows
+# both sizes in its visibility file and tracepoint, and the connection
+# carries md5-checked I/O and is not lost; the dmesg line comes once.
+# (Memory short in total is not used: in a guest with nothing to
+# reclaim, the trial allocations would wake the OOM killer first.)
+[ "$E2E_ROLE" = client ] || fail "memory-short needs a two-host run"
+R=/proc/sys/sunrpc
+T=/sys/kernel/tracing
+size=262144 got=131072
+trap 'umount /mnt/short 2>/dev/null; rmmod nfsrdma_fragment 2>/dev/null; echo 4096 >$R/rdma_max_inline_read; ctl unfragment >/dev/null; ctl size=4096 >/dev/null' EXIT
+grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+for e in xprtrdma_inline_thresh xprtrdma_disconnect; do
+	echo 1 >$T/events/rpcrdma/$e/enable || fail "no $e tracepoint"
+done
+dd if=/dev/urandom of=/tmp/short bs=64k count=32 2>/dev/null
+sum=$(md5sum </tmp/short)
+
+# io NAME: md5-checked O_DIRECT I/O through the mount
+io() {
+	run dd if=/tmp/short of=/mnt/short/$1 bs=64k oflag=direct 2>/dev/null
+	run dd if=/mnt/short/$1 of=/tmp/back bs=64k iflag=direct 2>/dev/null
+	expect_eq "$1: md5" "$(md5sum </tmp/back)" "$sum"
+	run rm /mnt/short/$1
+}
+
+# held END WANTED ADVERTISED MIN MAX: END's visibility file says it
+# wanted $size, advertised and posted $got
+held() {
+	expect_eq "$1: Receive Size wanted/advertised" "$2/$3" "$size/$got"
+	expect_eq "$1: Receives posted, smallest/largest" "$4/$5" "$got/$got"
+}
+
+# Only new connections, and none lost once made
+connections() {
+	expect_eq "$1: connections made" "$(grep -c 'xprtrdma_inline_thresh:' $T/trace)" 1
+	expect_eq "$1: connections lost after it was made" \
+		"$(sed -n '/xprtrdma_inline_thresh:/,$p' $T/trace | grep -c 'xprtrdma_disconnect:')" 0
+}
+
+# The client
+nfs_mount 4.1 /mnt/short
+f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
+run sh -c "echo $size >$R/rdma_max_inline_read"
+insmod /lib/modules/e2e/nfsrdma_fragment.ko order=2 || fail "cannot load nfsrdma_fragment.ko order=2"
+dmesg | grep nfsrdma_fragment: | tail -n 1
+echo >$T/trace
+[ "$(ctl restart)" = ok ] || fail "the server VM did not restart nfsd"
+i=0
+until [ "$(field client_recv_wanted <"$f")" = $size ]; do
+	i=$((i + 1))
+	[ $i -lt 60 ] || fail "client: no new connection wanting $size"
+	ls /mnt/short >/dev/null 2>&1
+	sleep 1
+done
+io client
+held client "$(field client_recv_wanted <"$f")" "$(field client_recv_size <"$f")" \
+	"$(field client_recv_posted_min <"$f")" "$(field client_recv_posted_max <"$f")"
+# The unmount's disconnect is not a lost connection
+echo 0 >$T/events/rpcrdma/xprtrdma_disconnect/enable
+run umount /mnt/short
+# Reading the trace takes a 32 KiB block: only once the VM is whole
+run rmmod nfsrdma_fragment
+expect_eq "client: xprtrdma_inline_thresh, client recv advertised and wanted" \
+	"$(sed -n 's/.*xprtrdma_inline_thresh:.* client send\/recv=[0-9]*\/\([0-9]*\) .*client recv wanted=\([0-9]*\).*/\1 \2/p' $T/trace | tail -n 1)" "$got $size"
+connections client
+run sh -c "echo 4096 >$R/rdma_max_inline_read"
+expect_eq "client: dmesg lines on the shortfall" \
+	"$(dmesg | grep -c "rpcrdma: .*no memory for $size-octet Receive buffers, advertising $got")" 1
+
+# The server
+[ "$(ctl size=$size)" = "ok $size" ] || fail "the server VM refused max_req_size $size"
+# Closes the client's earlier connection, which its next mount might reuse
+[ "$(ctl restart)" = ok ] || fail "the server VM did not restart nfsd"
+ctl fragment=2 | grep -q 'no free block of order 2' || fail "the server VM could not be fragmented"
+[ "$(ctl accepts-on)" = ok ] || fail "the server VM has no svcrdma_cm_accept tracepoint"
+echo >$T/trace
+echo 1 >$T/events/rpcrdma/xprtrdma_disconnect/enable
+nfs_mount 4.1 /mnt/short
+io server
+conns=$(ctl conns)
+held server "$(echo "$conns" | field server_recv_wanted)" "$(echo "$conns" | field server_recv_size)" \
+	"$(echo "$conns" | field server_recv_posted_min)" "$(echo "$conns" | field server_recv_posted_max)"
+echo 0 >$T/events/rpcrdma/xprtrdma_disconnect/enable
+run umount /mnt/short
+[ "$(ctl unfragment)" = ok ] || fail "the server VM could not unload nfsrdma_fragment.ko"
+expect_eq "server: svcrdma_cm_accept, server recv advertised and wanted" \
+	"$(ctl accepts | sed -n 's/.*svcrdma_cm_accept:.* server send\/recv=[0-9]*\/\([0-9]*\) .*server recv wanted=\([0-9]*\).*/\1 \2/p' | tail -n 1)" "$got $size"
+connections server
+expect_eq "server: dmesg lines on the shortfall" \
+	"$(ctl log | grep -c "svcrdma: no memory for $size-octet Receive buffers, advertising $got")" 1
