@@ -981,7 +981,7 @@ static void caller_disconnect(struct caller *c, int ms)
 
 static int cmd_call(int argc, char **argv)
 {
-	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_RINV,
+	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_REMOTE_INV,
 				       OPT_NONE, OPT_RAW, OPT_TIMEOUT, OPT_PROC,
 				       OPT_REPLY_SIZE, OPT_POST_SIZE,
 				       OPT_THEN_NULL, OPT_REPLY_CHUNK, 0 };
@@ -993,10 +993,10 @@ static int cmd_call(int argc, char **argv)
 	const char *port;
 	u32 xid;
 
-	parse_cmd_args("call", argc, argv, allowed, &a);
+	parse_cmd_args(NULL, argc, argv, allowed, &a);
 	if (a.argc < 1 || a.argc > 2)
 		usage_error("give HOST and optionally PORT");
-	port = port_arg("call", a.argc == 2 ? a.argv[1] : NULL);
+	port = port_arg(NULL, a.argc == 2 ? a.argv[1] : NULL);
 	if (!a.proc || !strcmp(a.proc, "readdir"))
 		calls[n++] = &call_readdir;
 	else if (!strcmp(a.proc, "create"))
@@ -1013,11 +1013,11 @@ static int cmd_call(int argc, char **argv)
 	/* The server would invalidate the chunk's R_key, which names a
 	 * plain memory region: the Send With Invalidate fails on our side
 	 */
-	if (a.reply_chunk && !a.none && !a.raw && !a.no_rinv)
+	if (a.reply_chunk && !a.none && !a.raw && !a.no_remote_inv)
 		usage_error("--reply-chunk needs --no-remote-invalidate (or --none): "
 			    "the chunk is a plain memory region, which a Send With "
 			    "Invalidate cannot invalidate");
-	build_pdata("call", &a, PDATA_MAX_CONNECT, &out);
+	build_pdata(NULL, &a, PDATA_MAX_CONNECT, &out);
 	if (!a.timeout)
 		usage_error("--timeout must be at least 1 second");
 	ms = (a.timeout > 0 ? a.timeout : DEFAULT_TIMEOUT) * 1000;

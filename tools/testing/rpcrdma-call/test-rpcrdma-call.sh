@@ -16,7 +16,8 @@ echo "KTAP version 1"
 . "$(dirname "$0")/../../net/sunrpc/rpcrdma-cm/test-lib.sh"
 
 expect_exit "no host" 2 'give HOST' --
-expect_exit "bad port" 2 "port '65536': expected 1..65535" -- 192.0.2.1 65536
+expect_exit "bad port, named by the program alone" 2 "^rpcrdma-call: port '65536': expected 1..65535" \
+	-- 192.0.2.1 65536
 expect_exit "stray argument" 2 'give HOST' -- 192.0.2.1 20049 x
 expect_exit "unknown --proc" 2 "--proc 'getattr': expected readdir, create or null" \
 	-- 192.0.2.1 --proc getattr

@@ -23,16 +23,31 @@
 
 bool json_output;
 
+static void __attribute__((noreturn))
+vusage_error(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", prog_name);
+	if (cmd)
+		fprintf(stderr, "%s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog_name);
+	exit(EXIT_USAGE);
+}
+
 void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog_name);
-	exit(EXIT_USAGE);
+	vusage_error(NULL, fmt, ap);
+}
+
+void cmd_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vusage_error(cmd, fmt, ap);
 }
 
 static int hexval(int c)
@@ -169,7 +184,7 @@ static const struct option common_opts[] = {
 	{ "json",			no_argument,		NULL, OPT_JSON },
 	{ "send",			required_argument,	NULL, OPT_SEND },
 	{ "recv",			required_argument,	NULL, OPT_RECV },
-	{ "no-remote-invalidate",	no_argument,		NULL, OPT_NO_RINV },
+	{ "no-remote-invalidate",	no_argument,		NULL, OPT_NO_REMOTE_INV },
 	{ "role",			required_argument,	NULL, OPT_ROLE },
 	{ "peer",			required_argument,	NULL, OPT_PEER },
 	{ "none",			no_argument,		NULL, OPT_NONE },
@@ -210,20 +225,20 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 			exit(0);
 		}
 		if (c == ':')
-			usage_error("%s: '%s' needs an argument", cmd,
-				    argv[optind - 1]);
+			cmd_error(cmd, "'%s' needs an argument",
+				  argv[optind - 1]);
 		if (c == '?') {
 			if (optopt > 0 && optopt < 0x100)
-				usage_error("%s: unknown option '-%c'", cmd, optopt);
-			usage_error("%s: unknown option '%s'", cmd,
-				    argv[optind - 1]);
+				cmd_error(cmd, "unknown option '-%c'", optopt);
+			cmd_error(cmd, "unknown option '%s'",
+				  argv[optind - 1]);
 		}
 		for (ok = allowed; *ok && *ok != c; ok++)
 			;
 		/* (argv[optind - 1] may be the option's argument) */
 		if (!*ok)
-			usage_error("%s: option '--%s' does not apply here",
-				    cmd, common_opts[idx].name);
+			cmd_error(cmd, "option '--%s' does not apply here",
+				  common_opts[idx].name);
 		switch (c) {
 		case OPT_JSON:
 			json_output = true;
@@ -236,8 +251,8 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 			a->recv = parse_size("--recv", optarg);
 			a->have_recv = true;
 			break;
-		case OPT_NO_RINV:
-			a->no_rinv = true;
+		case OPT_NO_REMOTE_INV:
+			a->no_remote_inv = true;
 			break;
 		case OPT_ROLE:
 			a->role = optarg;
@@ -267,15 +282,15 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 			a->reply_size = parse_size("--reply-size", optarg);
 			a->have_reply_size = true;
 			if (a->reply_size > CALL_SIZE_MAX)
-				usage_error("%s: --reply-size '%s': expected 0..%d octets",
-					    cmd, optarg, CALL_SIZE_MAX);
+				cmd_error(cmd, "--reply-size '%s': expected 0..%d octets",
+					  optarg, CALL_SIZE_MAX);
 			break;
 		case OPT_POST_SIZE:
 			a->post_size = parse_size("--post-size", optarg);
 			a->have_post_size = true;
 			if (!a->post_size || a->post_size > CALL_SIZE_MAX)
-				usage_error("%s: --post-size '%s': expected 1..%d octets",
-					    cmd, optarg, CALL_SIZE_MAX);
+				cmd_error(cmd, "--post-size '%s': expected 1..%d octets",
+					  optarg, CALL_SIZE_MAX);
 			break;
 		case OPT_THEN_NULL:
 			a->then_null = true;
@@ -283,8 +298,8 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 		case OPT_REPLY_CHUNK:
 			a->reply_chunk = parse_count("--reply-chunk", optarg);
 			if (a->reply_chunk < 1 || a->reply_chunk > REPLY_CHUNK_SEGS_MAX)
-				usage_error("%s: --reply-chunk '%s': expected 1..%d segments",
-					    cmd, optarg, REPLY_CHUNK_SEGS_MAX);
+				cmd_error(cmd, "--reply-chunk '%s': expected 1..%d segments",
+					  optarg, REPLY_CHUNK_SEGS_MAX);
 			break;
 		}
 	}
@@ -296,14 +311,14 @@ void local_params(const char *cmd, const struct cmd_args *a,
 			 struct rpcrdma_cm_params *local)
 {
 	if (!a->have_send)
-		usage_error("%s: --send BYTES is required", cmd);
+		cmd_error(cmd, "--send BYTES is required");
 	if (!a->have_recv)
-		usage_error("%s: --recv BYTES is required", cmd);
+		cmd_error(cmd, "--recv BYTES is required");
 	warn_adjusted("--send", a->send);
 	warn_adjusted("--recv", a->recv);
 	local->send_size = a->send;
 	local->recv_size = a->recv;
-	local->remote_inv = !a->no_rinv;
+	local->remote_inv = !a->no_remote_inv;
 }
 
 /* A result nobody could read is a failure: check that output got out */

@@ -69,9 +69,8 @@ void build_pdata(const char *cmd, const struct cmd_args *a,
 	struct rpcrdma_cm_decoded d;
 
 	if ((a->none ? 1 : 0) + (a->raw ? 1 : 0) +
-	    (a->have_send || a->have_recv || a->no_rinv ? 1 : 0) > 1)
-		usage_error("%s: use only one of --none, --raw, or --send/--recv/--no-remote-invalidate",
-			    cmd);
+	    (a->have_send || a->have_recv || a->no_remote_inv ? 1 : 0) > 1)
+		cmd_error(cmd, "use only one of --none, --raw, or --send/--recv/--no-remote-invalidate");
 	memset(out, 0, sizeof(*out));
 	if (a->none) {
 		rpcrdma_cm_decode(NULL, 0, &d);
@@ -81,15 +80,15 @@ void build_pdata(const char *cmd, const struct cmd_args *a,
 	if (a->raw) {
 		parse_hex_arg(a->raw, out->buf, &out->len);
 		if (out->len > max)
-			usage_error("%s: --raw holds %zu octets; the CM carries at most %zu here",
-				    cmd, out->len, max);
+			cmd_error(cmd, "--raw holds %zu octets; the CM carries at most %zu here",
+				  out->len, max);
 		rpcrdma_cm_decode(out->buf, out->len, &d);
 		out->local = d.params;
 		return;
 	}
 	out->local.send_size = a->have_send ? a->send : DEFAULT_SIZE;
 	out->local.recv_size = a->have_recv ? a->recv : DEFAULT_SIZE;
-	out->local.remote_inv = !a->no_rinv;
+	out->local.remote_inv = !a->no_remote_inv;
 	if (a->have_send)
 		warn_adjusted("--send", a->send);
 	if (a->have_recv)
@@ -401,6 +400,6 @@ const char *port_arg(const char *cmd, const char *port)
 		return DEFAULT_PORT;
 	if (!*port || strspn(port, "0123456789") != strlen(port) ||
 	    atoi(port) < 1 || atoi(port) > 65535)
-		usage_error("%s: port '%s': expected 1..65535", cmd, port);
+		cmd_error(cmd, "port '%s': expected 1..65535", port);
 	return port;
 }

@@ -230,7 +230,7 @@ static void listener_close(struct listener *l)
 
 int cmd_listen(int argc, char **argv)
 {
-	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_RINV,
+	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_REMOTE_INV,
 				       OPT_NONE, OPT_RAW, OPT_HOLD, OPT_TIMEOUT,
 				       OPT_COUNT, 0 };
 	struct listener l = { 0 };

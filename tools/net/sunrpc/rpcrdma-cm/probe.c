@@ -23,7 +23,7 @@
 
 int cmd_probe(int argc, char **argv)
 {
-	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_RINV,
+	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_REMOTE_INV,
 				       OPT_NONE, OPT_RAW, OPT_TIMEOUT, 0 };
 	struct probe p = { 0 };
 	struct rdma_cm_event *ev;

@@ -87,7 +87,7 @@ static int cmd_decode(int argc, char **argv)
 static int cmd_encode(int argc, char **argv)
 {
 	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV,
-				       OPT_NO_RINV, 0 };
+				       OPT_NO_REMOTE_INV, 0 };
 	struct rpcrdma_cm_params local;
 	u8 msg[RPCRDMA_CM_MSG_LEN];
 	struct out_rec r;
@@ -120,7 +120,7 @@ static int cmd_encode(int argc, char **argv)
 static int cmd_negotiate(int argc, char **argv)
 {
 	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV,
-				       OPT_NO_RINV, OPT_ROLE, OPT_PEER, 0 };
+				       OPT_NO_REMOTE_INV, OPT_ROLE, OPT_PEER, 0 };
 	struct rpcrdma_cm_params local;
 	struct rpcrdma_cm_negotiated n;
 	struct rpcrdma_cm_decoded d;

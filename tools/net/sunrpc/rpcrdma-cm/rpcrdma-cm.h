@@ -32,7 +32,7 @@ enum {
 	OPT_JSON = 0x100,
 	OPT_SEND,
 	OPT_RECV,
-	OPT_NO_RINV,
+	OPT_NO_REMOTE_INV,
 	OPT_ROLE,
 	OPT_PEER,
 	OPT_NONE,
@@ -50,7 +50,7 @@ enum {
 };
 
 struct cmd_args {
-	bool		have_send, have_recv, no_rinv, none;
+	bool		have_send, have_recv, no_remote_inv, none;
 	bool		have_reply_size, have_post_size, then_null;
 	u32		send, recv;
 	u32		reply_size;	/* call --reply-size */
@@ -74,6 +74,9 @@ void print_usage(void);
 
 void usage_error(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
+/* A usage error of command @cmd, or of the program when @cmd is NULL */
+void cmd_error(const char *cmd, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
 void parse_hex_arg(const char *arg, u8 *buf, size_t *len);
 u32 parse_size(const char *opt, const char *arg);
 int parse_count(const char *opt, const char *arg);

@@ -26,7 +26,7 @@ trap 'umount /mnt/swi 2>/dev/null
 
 # swi NAME [SERVER-SWITCH CLIENT-SWITCH]: the sysctls (ours), then check
 swi() {
-	local f out ev s_r c_r want inv plain n_inv n_plain rinv
+	local f out ev s_r c_r want inv plain n_inv n_plain n_seen_inv
 	if [ $# = 3 ]; then
 		run sh -c "echo $2 >$S/remote_invalidate"
 		run sh -c "echo $3 >$R/rdma_remote_invalidate"
@@ -74,15 +74,15 @@ swi() {
 		# mount's transport lingers and was seen adding a Send or a
 		# reply to one view and not the other.
 		inv=$(field sends_with_inv <$C)
-		rinv=$(field replies_with_inv <"$f")
+		n_seen_inv=$(field replies_with_inv <"$f")
 		plain=$(field sends_plain <$C)
 		expect_ge "$1: plain Sends counted" "$plain" 1
 		if [ "$want" = yes ]; then
 			expect_ge "$1: Sends With Invalidate counted by nfsd" "$inv" 1
-			expect_ge "$1: replies the client saw invalidated" "$rinv" 1
+			expect_ge "$1: replies the client saw invalidated" "$n_seen_inv" 1
 		else
 			expect_eq "$1: Sends With Invalidate counted by nfsd" "$inv" 0
-			expect_eq "$1: replies the client saw invalidated" "$rinv" 0
+			expect_eq "$1: replies the client saw invalidated" "$n_seen_inv" 0
 		fi
 		expect_eq "$1: replies_too_large" "$(field replies_too_large <$C)" 0
 	fi
