@@ -27,7 +27,7 @@
 
 static unsigned int order = 4;
 module_param(order, uint, 0444);
-MODULE_PARM_DESC(order, "Leave no free block of this order or more (1 to 10, default 4)");
+MODULE_PARM_DESC(order, "Leave no free block of this order or more (1 to MAX_PAGE_ORDER, default 4)");
 
 /* Only the work item touches these once init has returned */
 static LIST_HEAD(nfsrdma_fragment_held);
@@ -72,8 +72,9 @@ static int __init nfsrdma_fragment_init(void)
 	unsigned long blocks;
 	unsigned int passes = 0;
 
-	if (order < 1 || order > 10) {
-		pr_err("nfsrdma_fragment: order=%u: use 1 to 10\n", order);
+	if (order < 1 || order > MAX_PAGE_ORDER) {
+		pr_err("nfsrdma_fragment: order=%u: use 1 to %u\n", order,
+		       MAX_PAGE_ORDER);
 		return -EINVAL;
 	}
 

@@ -16,7 +16,8 @@
 #              (earlier ones are dropped); "ok", or "none" on a module
 #              without the tracepoint
 #   accepts    the events recorded since accepts-on, one a line
-#   conns      nfsd's connections file (debugfs)
+#   conns      nfsd's connections file (debugfs), or a line saying
+#              there is none (stock nfsd)
 #   restart    restart nfsd, which closes every connection, and end
 #              its grace period
 #   fragment=N load nfsrdma_fragment.ko order=N: no free block of
@@ -59,14 +60,15 @@ accepts-on)
 accepts)
 	grep svcrdma_cm_accept /sys/kernel/tracing/trace ;;
 conns)
-	cat /sys/kernel/debug/sunrpc/svc_rdma/connections ;;
+	c=/sys/kernel/debug/sunrpc/svc_rdma/connections
+	grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+	cat $c 2>/dev/null || echo "none: no $c" ;;
 restart)
 	nfsd_restart
 	nfsd_end_grace
 	echo ok ;;
 fragment=*)
-	insmod /lib/modules/e2e/nfsrdma_fragment.ko "order=${QUERY_STRING#fragment=}" &&
-		dmesg | grep nfsrdma_fragment: | tail -n 1 ;;
+	fragment "${QUERY_STRING#fragment=}" ;;
 unfragment)
 	rmmod nfsrdma_fragment && echo ok ;;
 log)

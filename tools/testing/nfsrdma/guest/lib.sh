@@ -292,6 +292,14 @@ mount_traced() {
 # field KEY < FILE: the value of "KEY: value"
 field() { sed -n "s/^$1: //p" | head -n 1; }
 
+# fragment [ORDER]: load the test-only nfsrdma_fragment.ko, which leaves
+# no free block of ORDER (default 4) or more while it is loaded, and
+# print its line saying what it holds
+fragment() {
+	insmod /lib/modules/e2e/nfsrdma_fragment.ko ${1:+order=$1} || return
+	dmesg | grep nfsrdma_fragment: | tail -n 1
+}
+
 # fill_root N: N entries of 64 octets in nfsd's export root, where
 # rpcrdma-call's PUTROOTFH lands (fsid=0), for a READDIR reply of up
 # to N * 64 octets; through a mount in a two-host client

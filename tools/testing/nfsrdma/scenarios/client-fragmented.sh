@@ -27,8 +27,7 @@ echo 1 >$T/events/rpcrdma/xprtrdma_disconnect/enable || fail "no xprtrdma_discon
 # Fragment: columns 5 onwards of /proc/buddyinfo count free blocks of
 # order 4 and up. ZONE_DMA (the first 16 MiB) is left out: the
 # allocator keeps it for allocations that need it.
-insmod /lib/modules/e2e/nfsrdma_fragment.ko || fail "cannot load nfsrdma_fragment.ko"
-dmesg | grep nfsrdma_fragment | tail -n 1
+fragment || fail "cannot load nfsrdma_fragment.ko"
 # A block can form whole between two sweeps (its last page freed), and
 # lasts until the next; one reading of ten in a row must find none
 high_blocks() {

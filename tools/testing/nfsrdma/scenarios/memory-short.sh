@@ -55,8 +55,7 @@ connections() {
 nfs_mount 4.1 /mnt/short
 f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
 run sh -c "echo $size >$R/rdma_max_inline_read"
-insmod /lib/modules/e2e/nfsrdma_fragment.ko order=2 || fail "cannot load nfsrdma_fragment.ko order=2"
-dmesg | grep nfsrdma_fragment: | tail -n 1
+fragment 2 || fail "cannot load nfsrdma_fragment.ko order=2"
 echo >$T/trace
 [ "$(ctl restart)" = ok ] || fail "the server VM did not restart nfsd"
 i=0
