@@ -87,7 +87,8 @@ count_kunit() {
 		cp "$build/test.log" "$LOGDIR/$name.ktap"
 		count_ktap "$name" "$LOGDIR/$name.ktap" "$rc"
 	else
-		fail "$name" "kunit.py ran no tests (exit status $rc)"
+		fail "$name" "kunit.py ran no tests (exit status $rc)$(grep -m1 -E \
+			'^(ERROR: |stall-timeout: )' "$LOGDIR/$name.log" 2>/dev/null | sed 's/^/: /' || true)"
 	fi
 }
 
@@ -289,11 +290,16 @@ show_lanes() {
 # too, at the lowest CPU priority, in the CPU the lanes leave idle (a
 # lane mostly waits for one TCG vCPU). It ends a few minutes after the
 # lanes, instead of taking eleven minutes of its own before them.
+#
+# Only the build is niced, and it has no wall-clock limit, only a stall
+# guard: it may get almost no CPU until the lanes end. The UML run that
+# follows is at normal priority, with a limit counted from its own start
+# (scripts/kunit.sh).
 lane_kunit() {
-	SERIES_BASE=mainline KUNIT_BUILD=$BUILD/kunit \
-		quietly kunit nice -n 19 "$TOP/scripts/kunit.sh"
-	[ -z "${FULL:-}" ] || SERIES_BASE=6.12 KUNIT_BUILD=$BUILD/kunit-6.12 \
-		quietly kunit-6.12 nice -n 19 "$TOP/scripts/kunit.sh"
+	SERIES_BASE=mainline KUNIT_BUILD=$BUILD/kunit KUNIT_NICE=19 \
+		quietly kunit "$TOP/scripts/kunit.sh"
+	[ -z "${FULL:-}" ] || SERIES_BASE=6.12 KUNIT_BUILD=$BUILD/kunit-6.12 KUNIT_NICE=19 \
+		quietly kunit-6.12 "$TOP/scripts/kunit.sh"
 }
 
 fresh_root_skipped() {
@@ -396,6 +402,7 @@ summary() {
 	[ ! -s "$LOGDIR/times" ] ||
 		awk '{ printf "# time %s: %dm%02ds\n", $1, $2 / 60, $2 % 60 }' "$LOGDIR/times"
 	echo "# time make check: $((SECONDS / 60))m$((SECONDS % 60))s"
+	over_budget
 	echo "# logs: $LOGDIR"
 	total=$(wc -l <"$RESULTS" 2>/dev/null || echo 0)
 	{

@@ -5,6 +5,11 @@
 # kernel's own kunit.py. The build directory is kept in $BUILD/kunit, so
 # a second run only recompiles what changed (a clean build takes about
 # ten minutes on two cores).
+#
+# Environment: KUNIT_BUILD (the build directory), KUNIT_NICE (the
+# build's nice level, default 0), KUNIT_STALL (seconds without CPU use
+# that make the build a hang, default 600), KUNIT_EXEC_TIMEOUT (the
+# run's limit, default 900).
 
 . "$(dirname "$0")/lib.sh"
 KUNIT_BUILD=${KUNIT_BUILD:-$BUILD/kunit}
@@ -13,25 +18,49 @@ rm -f "$KUNIT_BUILD/test.log"
 load_base
 
 
-# kunit.py bounds the UML run with --timeout, but not its own parsing of
-# the log; a badly truncated log has been seen to make the parser spin.
-# The outer timeout covers a clean build as well. Standard input is
-# /dev/null so that kunit.py's "stty sane" cannot stop a run that
-# timeout(1) has put in the background of an interactive terminal.
+# The build and the run are two kunit.py commands, bounded differently
+# (scripts/README.md, "The schedule"):
+# - "kunit.py build" (config, then make) has no wall-clock limit: beside
+#   make check's lanes it runs at KUNIT_NICE (make check gives 19) and
+#   takes what CPU they leave, which may be very little for a long time.
+#   stall-timeout kills it only if nothing in it used any CPU for
+#   KUNIT_STALL seconds, which is a hang, not a slow build.
+# - "kunit.py exec" runs the UML kernel and parses its log at normal
+#   priority. kunit.py's --timeout bounds the kernel, not its own
+#   parsing (a badly truncated log has been seen to make the parser
+#   spin), so timeout(1) bounds the whole exec, counted from its start.
+#   Alone it takes seconds; KUNIT_EXEC_TIMEOUT is a hang guard.
+# Standard input is /dev/null so that kunit.py's "stty sane" cannot stop
+# a run that has been put in the background of an interactive terminal.
 #
 # UML's defaults build subsystems the suites never touch. Leaving out
 # IPv6, io_uring, the input layer and ethtool's netlink interface takes
 # about 130 of the 1000 objects out of a clean build. That is test
 # harness configuration, so it is passed here and not written into the
 # series' .kunitconfig, which lists only what the suites need.
+#
+# Extra arguments (make kunit-san's --kconfig_add) are kunit.py's common
+# options and go to both commands.
 TRIM=(CONFIG_IPV6=n CONFIG_ETHTOOL_NETLINK=n CONFIG_EXPERT=y CONFIG_IO_URING=n
       CONFIG_INPUT=n)
+KUNIT_NICE=${KUNIT_NICE:-0}
+KUNIT_STALL=${KUNIT_STALL:-600}
+KUNIT_EXEC_TIMEOUT=${KUNIT_EXEC_TIMEOUT:-900}
+COMMON=(--kunitconfig=net/sunrpc/xprtrdma --build_dir="$KUNIT_BUILD" --arch=um
+	"${TRIM[@]/#/--kconfig_add=}" "$@")
 cd "$TREE"
-exec timeout --kill-after=30 1800 python3 tools/testing/kunit/kunit.py run \
-	--kunitconfig=net/sunrpc/xprtrdma \
-	--build_dir="$KUNIT_BUILD" \
-	--arch=um \
-	--jobs="$(nproc)" \
-	"${TRIM[@]/#/--kconfig_add=}" \
-	--timeout=300 \
-	"$@" </dev/null
+t0=$SECONDS
+rc=0
+nice -n "$KUNIT_NICE" "$TOP/scripts/stall-timeout" "$KUNIT_STALL" \
+	python3 tools/testing/kunit/kunit.py build "${COMMON[@]}" \
+	--jobs="$(nproc)" </dev/null || rc=$?
+echo "# kunit: build (nice $KUNIT_NICE) took $((SECONDS - t0)) s"
+[ "$rc" = 0 ] || die "kunit.py build failed (exit status $rc)"
+t0=$SECONDS
+timeout --kill-after=30 "$KUNIT_EXEC_TIMEOUT" \
+	python3 tools/testing/kunit/kunit.py exec "${COMMON[@]}" \
+	--timeout=300 </dev/null || rc=$?
+echo "# kunit: exec took $((SECONDS - t0)) s"
+[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
+	die "kunit.py exec did not end within $KUNIT_EXEC_TIMEOUT s of its start"
+exit "$rc"
