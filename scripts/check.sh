@@ -27,6 +27,43 @@ US=$'\x1f'
 # the summary, so a slow step is plain to see)
 took() { echo "$1 $((SECONDS - $2))" >>"$LOGDIR/times"; }
 
+# Each step's time budget in seconds (STEP:SECONDS), and make check's:
+# a clean make check's time for the step on this 2-core machine with
+# room for a slow day, from the table in scripts/README.md ("The
+# schedule"). A step over its budget is named in a "#" line of the
+# summary and never fails for it: only a hang guard (scripts/README.md)
+# ends a step for time. make check-full has no budgets.
+BUDGETS="deps:900 deps-mainline:300 tree:300 deps-test:300
+	modules:240 vermagic:30 modules-mainline:300 vermagic-mainline:30
+	tools-check:120 wireshark-check:120
+	e2e:900 e2e-stock:300 install:60 dkms:300 bench-quick:300
+	e2e-interop:420 fuzz-smoke:120 patchset-6.12:900
+	e2e-7.3:800 e2e-stock-7.3:300 dkms-7.3:300 fresh-root:900 patchset:900
+	kunit:2400"
+CHECK_BUDGET=3600
+
+# over_budget: the "#" lines for the steps, and make check, over budget
+over_budget() {
+	[ -z "${FULL:-}" ] || return 0
+	awk -v budgets="$BUDGETS" -v total="$SECONDS" -v limit="$CHECK_BUDGET" '
+		function mmss(t) { return sprintf("%dm%02ds", t / 60, t % 60) }
+		BEGIN {
+			n = split(budgets, b, /[[:space:]]+/)
+			for (i = 1; i <= n; i++)
+				if (split(b[i], kv, ":") == 2)
+					budget[kv[1]] = kv[2]
+		}
+		($1 in budget) && $2 > budget[$1] {
+			printf "# over budget: %s took %s, its budget is %s\n",
+				$1, mmss($2), mmss(budget[$1])
+		}
+		END {
+			if (total > limit)
+				printf "# over budget: make check took %s, its budget is %s\n",
+					mmss(total), mmss(limit)
+		}' "$LOGDIR/times" 2>/dev/null || true
+}
+
 # pass NAME, fail NAME REASON: a step that is a single test case
 pass() { echo "$1${US}ok${US}${US}" >>"$RESULTS"; }
 fail() { echo "$1${US}not ok${US}$(printf %s "${2:-failed}" | tr '\n#\037' ' : ')${US}" >>"$RESULTS"; }
