@@ -201,7 +201,7 @@ check_stock_fails() {
 # whole of make check again in a fresh root
 if [ -n "${FULL:-}" ]; then
 	export E2E_APPEND="${E2E_APPEND:+$E2E_APPEND }e2e.storm=1000 e2e.restarts=20"
-	export E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-900}
+	export E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-1800}
 	FUZZ_SMOKE=600
 	E2E_RUNS_7_3=
 	E2E_INTEROP_RUNS=

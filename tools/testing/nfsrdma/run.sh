@@ -18,8 +18,10 @@
 # 7.3), so the two VMs of a two-host run may boot different kernels.
 #
 # Environment:
-#   E2E_VM_TIMEOUT  wall-clock limit of one boot, seconds (default 900)
-#   E2E_SCENARIO_TIMEOUT  limit of one scenario in the guest (default 300)
+#   E2E_SCENARIO_TIMEOUT  limit of one scenario in the guest, seconds
+#                   (default 600)
+#   E2E_VM_TIMEOUT  limit of one boot, seconds (default: 600 plus the
+#                   scenario limit for each scenario of the run)
 #   E2E_OUT         work directory (scripts/e2e.sh: build/e2e/KERNEL)
 #   E2E_EXTRA_CPIO  an archive to add to the initramfs (bench: fio)
 #   E2E_APPEND      more words for the guests' kernel command line
@@ -40,8 +42,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 : "${RPCRDMA_CM:?}" "${RPCRDMA_CALL:?}"
 OUTDIR=${E2E_OUT:?}
 DEFAULT_KERNEL=${E2E_KERNEL:-6.12}
-VM_TIMEOUT=${E2E_VM_TIMEOUT:-900}
-SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-300}
+SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-600}
 CAPTURE=${E2E_CAPTURE:-1}
 # Octets of each frame the capture keeps: a CM MAD over RoCEv2 is 322
 # with Ethernet, all of it; data frames are cut, which keeps a capture
@@ -147,12 +148,23 @@ boot_initramfs() {
 # instead of 21 and 20: still well inside a scenario's time limit, so a
 # real lockup is a failed run with its splat.
 GUEST_KERNEL_ARGS="console=ttyS0 panic=-1 loglevel=5 mitigations=off cryptomgr.notests rcupdate.rcu_cpu_stall_timeout=120 watchdog_thresh=60"
+#
+# Both limits are hang guards, counted from the boot, never budgets: the
+# guest's clock is the host's, and on a host whose cores are shared a
+# scenario can take several times its time alone. vm_limit SCENARIOS
+# sets VM_LIMIT for the boots of a run: 600 s for the boot, the setup
+# and a two-host client's wait for its server, plus each scenario's own
+# limit, so that a hung scenario is reported by the guest, as that
+# scenario, before the VM's limit ends the run.
+vm_limit() {
+	VM_LIMIT=${E2E_VM_TIMEOUT:-$((600 + $(wc -w <<<"$1") * SCENARIO_TIMEOUT))}
+}
 start_vm() {
 	local kernel=$1 logf=$2 smp=$3 mem=$4 append=$5
 	shift 5
 	kernel_vars "$kernel"
 	boot_initramfs "$kernel"
-	timeout --kill-after=10 "$VM_TIMEOUT" \
+	timeout --kill-after=10 "$VM_LIMIT" \
 		qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
 		-nographic -no-reboot -kernel "$K_IMAGE" -initrd "$OUTDIR/boot-$kernel.cpio" \
 		-append "$GUEST_KERNEL_ARGS $append" \
@@ -194,7 +206,7 @@ vm_trouble() {
 	if [ -n "$line" ]; then
 		echo "VM crashed: $line"
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "VM timed out after ${VM_TIMEOUT}s"
+		echo "VM timed out after ${VM_LIMIT}s"
 	else
 		echo "VM ended before reporting (qemu status $rc)"
 	fi
@@ -311,6 +323,7 @@ report() {
 run_single() {
 	local name=$1 spec=$2 scenarios=$3 logf=$OUTDIR/$1.log rc=0
 	log "run $name: one VM, kernel $(kernel_of "$spec"), rpcrdma=$(module_of "$spec") (log $logf)"
+	vm_limit "$scenarios"
 	start_vm "$(kernel_of "$spec")" "$logf" 1 1024 \
 		"$(append_for single "$spec" "$scenarios" "$spec")" -nic none
 	wait "$VM_PID" || rc=$?
@@ -345,6 +358,7 @@ run_two_host() {
 	local capture=()
 	log "run $name: client $(kernel_of "$cmod")/$(module_of "$cmod"), server $(kernel_of "$smod")/$(module_of "$smod") (logs $clog, $slog)"
 	rm -f "$sock" "$pcap"
+	vm_limit "$scenarios"
 	# The link, both ways, as the server's end sees it
 	[ "$CAPTURE" = 0 ] ||
 		capture=(-object "filter-dump,id=cap0,netdev=n0,file=$pcap,maxlen=$CAPTURE_SNAPLEN")
