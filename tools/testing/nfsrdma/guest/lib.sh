@@ -239,6 +239,21 @@ local_nfsd() {
 	[ "$E2E_ROLE" = client ] || nfsd_start
 }
 
+# listening FILE PID: wait until the rpcrdma-cm listen PID, whose --json
+# output goes to FILE, says it listens. A guard of 60 s bounds a listen
+# that hangs; a fixed sleep before connecting would instead fail
+# whenever the guest runs slow.
+listening() {
+	local i=0
+	until grep -q '"event": "listening"' "$1" 2>/dev/null; do
+		kill -0 "$2" 2>/dev/null ||
+			fail "rpcrdma-cm listen ended before listening: $(tr '\n' ' ' <"$1")"
+		i=$((i + 1))
+		[ $i -lt 600 ] || fail "rpcrdma-cm listen did not listen within 60 s"
+		sleep 0.1
+	done
+}
+
 # client_pdata PORT [LISTEN-OPTIONS...]: point the kernel NFS client at
 # rpcrdma-cm listen on PORT and print the connect-request event (JSON)
 # that shows the client's Private Data. listen answers no RPC, so the
@@ -250,7 +265,7 @@ client_pdata() {
 	rpcrdma-cm --json listen "$port" --count 1 --hold 1 --timeout 60 "$@" \
 		>/tmp/listen.out &
 	lpid=$!
-	sleep 1
+	listening /tmp/listen.out $lpid
 	mkdir -p /mnt/listen
 	mount.nfs "$E2E_SERVER:/" /mnt/listen \
 		-o "proto=rdma,port=$port,vers=4.1,soft,timeo=10,retrans=1" >/dev/null 2>&1 &

@@ -29,13 +29,14 @@ echo 1 >$T/events/rpcrdma/xprtrdma_disconnect/enable || fail "no xprtrdma_discon
 # allocator keeps it for allocations that need it.
 fragment || fail "cannot load nfsrdma_fragment.ko"
 # A block can form whole between two sweeps (its last page freed), and
-# lasts until the next; one reading of ten in a row must find none
+# lasts until the next; one reading of fifty in a row, over five
+# seconds, must find none (a slow guest runs the sweeps late)
 high_blocks() {
 	awk '$4 != "DMA" { for (i = 9; i <= NF; i++) n += $i } END { print n + 0 }' /proc/buddyinfo
 }
 no_high_blocks() {
 	local t=0
-	while [ $t -lt 10 ]; do
+	while [ $t -lt 50 ]; do
 		high=$(high_blocks)
 		[ "$high" = 0 ] && return 0
 		t=$((t + 1))

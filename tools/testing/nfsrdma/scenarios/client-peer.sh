@@ -10,19 +10,20 @@ port=20060
 
 # check NAME LISTEN-OPTIONS STATUS OFFSET S_SEND S_RECV S_R C2S S2C SWI
 check() {
-	local name=$1 opts=$2 f line i=0
+	local name=$1 opts=$2 f line lpid i=0
 	port=$((port + 1))
 	echo >$T/trace
 	# shellcheck disable=SC2086
 	rpcrdma-cm --json listen $port --count 1 --hold 4 --timeout 30 $opts \
 		>/tmp/peer.out 2>&1 &
-	sleep 1
+	lpid=$!
+	listening /tmp/peer.out $lpid
 	mkdir -p /mnt/peer
 	mount.nfs "$E2E_SERVER:/" /mnt/peer \
 		-o "proto=rdma,port=$port,vers=4.1,soft,timeo=100,retrans=1" >/dev/null 2>&1 &
 	until f=$(xprt_cm_file $port) && [ -n "$(field client_to_server <"$f")" ]; do
 		i=$((i + 1))
-		[ $i -lt 40 ] || fail "$name: no negotiated rpcrdma_cm file for port $port"
+		[ $i -lt 240 ] || fail "$name: no negotiated rpcrdma_cm file for port $port in 60 s"
 		sleep 0.25
 	done
 	cat "$f"

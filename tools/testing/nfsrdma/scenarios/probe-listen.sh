@@ -5,7 +5,7 @@ port=20051
 rpcrdma-cm --json listen "$port" --raw "deadbeef f6ab0e18 01 01 07 03" \
 	--count 1 --timeout 60 >/tmp/l.out &
 lpid=$!
-sleep 1
+listening /tmp/l.out $lpid
 out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$port" --none) || fail "probe exited with status $?"
 wait $lpid || fail "listen exited with status $?"
 echo "$out"

@@ -64,7 +64,14 @@ done
 say "$N connects with changing sizes, all accepted with 4096/4096"
 
 settle
-after=$(slab4k)
+# nfsd frees a connection's Receive buffers after the connection has left
+# its list: a slow guest gets up to 60 s more to finish that
+i=0
+while after=$(slab4k) && [ "$after" -gt $((base + 40)) ] && [ $i -lt 60 ]; do
+	sleep 1
+	echo 3 >/proc/sys/vm/drop_caches
+	i=$((i + 1))
+done
 say "kmalloc-4k active objects after: $after"
 expect_eq "stale connections" "$(grep -c '^peer: ' $C)" 0
 [ "$after" -le $((base + 40)) ] ||
