@@ -117,15 +117,23 @@ count_ktap() {
 
 # The KTAP kunit.py read from the kernel: its raw log, test.log in the
 # build directory (scripts/kunit.sh removes it first, so that an old
-# one never stands in for a run that did not happen)
+# one never stands in for a run that did not happen). A run that ended
+# badly after the kernel had started has a test.log too: then the
+# reason is the first ERROR line of kunit.sh's or kunit.py's own output
+# (a failed build, a run over its limit), with the cases it did print.
 count_kunit() {
-	local name=$1 build=$2 rc=$3
+	local name=$1 build=$2 rc=$3 why
+	why=$(grep -m1 -E '^(ERROR:|stall-timeout: )' "$LOGDIR/$name.log" 2>/dev/null || true)
 	if [ -s "$build/test.log" ]; then
 		cp "$build/test.log" "$LOGDIR/$name.ktap"
-		count_ktap "$name" "$LOGDIR/$name.ktap" "$rc"
+		if [ "$rc" != 0 ] && [ -n "$why" ]; then
+			echo "$name${US}not ok${US}$(printf %s "exit status $rc: $why" |
+				tr '\n#\037' ' : ')${US}$LOGDIR/$name.ktap" >>"$RESULTS"
+		else
+			count_ktap "$name" "$LOGDIR/$name.ktap" "$rc"
+		fi
 	else
-		fail "$name" "kunit.py ran no tests (exit status $rc)$(grep -m1 -E \
-			'^(ERROR: |stall-timeout: )' "$LOGDIR/$name.log" 2>/dev/null | sed 's/^/: /' || true)"
+		fail "$name" "kunit.py ran no tests (exit status $rc)${why:+: $why}"
 	fi
 }
 
@@ -357,14 +365,20 @@ main() {
 	# Every way deps can stop, with stand-ins for apt and dpkg. It
 	# needs no tree, so it runs beside the unpacking of the two trees,
 	# which keeps one core busy (xz, then git hashing every file).
-	forget_logs deps-test
-	quietly deps-test "$TOP/scripts/test-deps.sh" &
+	# The hang guard's own test (scripts/test-stall-timeout.sh) follows
+	# it, also beside the trees.
+	forget_logs deps-test stall-timeout-test
+	{
+		quietly deps-test "$TOP/scripts/test-deps.sh"
+		quietly stall-timeout-test "$TOP/scripts/test-stall-timeout.sh"
+	} &
 	dpid=$!
 	rc=0
 	step tree make -s -C "$TOP" tree || rc=1
 	wait "$dpid" || true
-	show_lanes deps-test
+	show_lanes deps-test stall-timeout-test
 	count_ktap deps-test "" "$(rc_of deps-test)"
+	count_ktap stall-timeout-test "" "$(rc_of stall-timeout-test)"
 	[ "$rc" = 0 ] || { fail tree "see $LOGDIR/tree.log"; summary; }
 	pass tree
 

@@ -9,7 +9,8 @@
 # Environment: KUNIT_BUILD (the build directory), KUNIT_NICE (the
 # build's nice level, default 0), KUNIT_STALL (seconds without CPU use
 # that make the build a hang, default 600), KUNIT_EXEC_TIMEOUT (the
-# run's limit, default 900).
+# run's limit, default 900), KUNIT_CPU (the CPU seconds any one process
+# of the build may use, default 3600).
 
 . "$(dirname "$0")/lib.sh"
 KUNIT_BUILD=${KUNIT_BUILD:-$BUILD/kunit}
@@ -23,15 +24,19 @@ load_base
 # - "kunit.py build" (config, then make) has no wall-clock limit: beside
 #   make check's lanes it runs at KUNIT_NICE (make check gives 19) and
 #   takes what CPU they leave, which may be very little for a long time.
-#   stall-timeout kills it only if nothing in it used any CPU for
-#   KUNIT_STALL seconds, which is a hang, not a slow build.
+#   stall-timeout ends it only if nothing in it used any CPU for
+#   KUNIT_STALL seconds, which is a hang, not a slow build; a CPU-time
+#   limit per process (ulimit -t, KUNIT_CPU seconds; load does not
+#   change it) ends one that spins.
 # - "kunit.py exec" runs the UML kernel and parses its log at normal
 #   priority. kunit.py's --timeout bounds the kernel, not its own
 #   parsing (a badly truncated log has been seen to make the parser
-#   spin), so timeout(1) bounds the whole exec, counted from its start.
-#   Alone it takes seconds; KUNIT_EXEC_TIMEOUT is a hang guard.
-# Standard input is /dev/null so that kunit.py's "stty sane" cannot stop
-# a run that has been put in the background of an interactive terminal.
+#   spin), so stall-timeout --wall bounds the whole exec, counted from
+#   its start. Alone it takes a second or two; KUNIT_EXEC_TIMEOUT is a
+#   hang guard.
+# Both stay in this script's process group, so an interrupt reaches
+# them. Standard input is /dev/null so that kunit.py's "stty sane"
+# cannot stop a run in the background of an interactive terminal.
 #
 # UML's defaults build subsystems the suites never touch. Leaving out
 # IPv6, io_uring, the input layer and ethtool's netlink interface takes
@@ -39,28 +44,35 @@ load_base
 # harness configuration, so it is passed here and not written into the
 # series' .kunitconfig, which lists only what the suites need.
 #
-# Extra arguments (make kunit-san's --kconfig_add) are kunit.py's common
-# options and go to both commands.
+# Extra arguments (make kunit-san's --kconfig_add) go to both commands,
+# so they must be options both take: kunit.py's common ones.
 TRIM=(CONFIG_IPV6=n CONFIG_ETHTOOL_NETLINK=n CONFIG_EXPERT=y CONFIG_IO_URING=n
       CONFIG_INPUT=n)
 KUNIT_NICE=${KUNIT_NICE:-0}
 KUNIT_STALL=${KUNIT_STALL:-600}
+KUNIT_CPU=${KUNIT_CPU:-3600}
 KUNIT_EXEC_TIMEOUT=${KUNIT_EXEC_TIMEOUT:-900}
 COMMON=(--kunitconfig=net/sunrpc/xprtrdma --build_dir="$KUNIT_BUILD" --arch=um
 	"${TRIM[@]/#/--kconfig_add=}" "$@")
 cd "$TREE"
 t0=$SECONDS
 rc=0
-nice -n "$KUNIT_NICE" "$TOP/scripts/stall-timeout" "$KUNIT_STALL" \
-	python3 tools/testing/kunit/kunit.py build "${COMMON[@]}" \
-	--jobs="$(nproc)" </dev/null || rc=$?
+(
+	ulimit -t "$KUNIT_CPU"
+	exec nice -n "$KUNIT_NICE" "$TOP/scripts/stall-timeout" "$KUNIT_STALL" \
+		python3 tools/testing/kunit/kunit.py build "${COMMON[@]}" \
+		--jobs="$(nproc)" </dev/null
+) || rc=$?
 echo "# kunit: build (nice $KUNIT_NICE) took $((SECONDS - t0)) s"
-[ "$rc" = 0 ] || die "kunit.py build failed (exit status $rc)"
+if [ "$rc" != 0 ]; then
+	echo "ERROR: kunit.py build failed (exit status $rc)" >&2
+	exit "$rc"
+fi
 t0=$SECONDS
-timeout --kill-after=30 "$KUNIT_EXEC_TIMEOUT" \
+"$TOP/scripts/stall-timeout" --wall "$KUNIT_EXEC_TIMEOUT" "$KUNIT_EXEC_TIMEOUT" \
 	python3 tools/testing/kunit/kunit.py exec "${COMMON[@]}" \
 	--timeout=300 </dev/null || rc=$?
 echo "# kunit: exec took $((SECONDS - t0)) s"
-[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
-	die "kunit.py exec did not end within $KUNIT_EXEC_TIMEOUT s of its start"
+[ "$rc" != 124 ] ||
+	echo "ERROR: kunit.py exec did not end within $KUNIT_EXEC_TIMEOUT s of its start" >&2
 exit "$rc"
