@@ -22,6 +22,9 @@
 #                   (default 600)
 #   E2E_VM_TIMEOUT  limit of one boot, seconds (default: 600 plus the
 #                   scenario limit for each scenario of the run)
+#   E2E_QUIET       seconds a client's console may stay silent before the
+#                   guest counts as hung (default: the scenario limit,
+#                   or 600 if that is less, plus 300)
 #   E2E_OUT         work directory (scripts/e2e.sh: build/e2e/KERNEL)
 #   E2E_EXTRA_CPIO  an archive to add to the initramfs (bench: fio)
 #   E2E_APPEND      more words for the guests' kernel command line
@@ -43,6 +46,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 OUTDIR=${E2E_OUT:?}
 DEFAULT_KERNEL=${E2E_KERNEL:-6.12}
 SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-600}
+# (a two-host client's wait for its server, up to 600 s, is silent too)
+QUIET=${E2E_QUIET:-$(((SCENARIO_TIMEOUT > 600 ? SCENARIO_TIMEOUT : 600) + 300))}
 CAPTURE=${E2E_CAPTURE:-1}
 # Octets of each frame the capture keeps: a CM MAD over RoCEv2 is 322
 # with Ethernet, all of it; data frames are cut, which keeps a capture
@@ -149,15 +154,36 @@ boot_initramfs() {
 # real lockup is a failed run with its splat.
 GUEST_KERNEL_ARGS="console=ttyS0 panic=-1 loglevel=5 mitigations=off cryptomgr.notests rcupdate.rcu_cpu_stall_timeout=120 watchdog_thresh=60"
 #
-# Both limits are hang guards, counted from the boot, never budgets: the
-# guest's clock is the host's, and on a host whose cores are shared a
-# scenario can take several times its time alone. vm_limit SCENARIOS
-# sets VM_LIMIT for the boots of a run: 600 s for the boot, the setup
-# and a two-host client's wait for its server, plus each scenario's own
-# limit, so that a hung scenario is reported by the guest, as that
-# scenario, before the VM's limit ends the run.
+# The limits are hang guards, never budgets: the guest's clock is the
+# host's, and on a host whose cores are shared a scenario can take
+# several times its time alone.
+# - The guest ends a scenario SCENARIO_TIMEOUT seconds after it started
+#   and reports it as that scenario.
+# - run_single and run_two_host end a client VM whose console has been
+#   silent for QUIET seconds (quiet_too_long): the guest prints at least
+#   when a scenario starts and ends, so that is a hung guest (its setup,
+#   or the whole kernel).
+# - vm_limit SCENARIOS sets VM_LIMIT, the last resort for a run's boots,
+#   counted from the boot: 600 s for boot, setup and a two-host client's
+#   wait for its server, plus each scenario's limit. The server VM of a
+#   two-host run, booted first, gets 120 s more than its client.
 vm_limit() {
 	VM_LIMIT=${E2E_VM_TIMEOUT:-$((600 + $(wc -w <<<"$1") * SCENARIO_TIMEOUT))}
+}
+
+# quiet_too_long LOG: whether the console LOG has not grown for QUIET
+# seconds (call it every few seconds; QUIET_SIZE= starts afresh)
+QUIET_SIZE=
+QUIET_SINCE=0
+quiet_too_long() {
+	local size
+	size=$(stat -c %s "$1" 2>/dev/null || echo 0)
+	if [ "$size" != "$QUIET_SIZE" ]; then
+		QUIET_SIZE=$size
+		QUIET_SINCE=$SECONDS
+		return 1
+	fi
+	[ $((SECONDS - QUIET_SINCE)) -ge "$QUIET" ]
 }
 start_vm() {
 	local kernel=$1 logf=$2 smp=$3 mem=$4 append=$5
@@ -182,6 +208,7 @@ stop_vms() {
 	rm -f "$OUTDIR"/*.sock
 }
 VM_PIDS=()
+VM_SILENT=
 trap stop_vms EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -205,6 +232,8 @@ vm_trouble() {
 	line=$(tr -d '\r' <"$logf" | grep -m1 -E 'Kernel panic|BUG:|Oops' || true)
 	if [ -n "$line" ]; then
 		echo "VM crashed: $line"
+	elif [ -n "$VM_SILENT" ]; then
+		echo "VM hung: its console was silent for ${QUIET}s"
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "VM timed out after ${VM_LIMIT}s"
 	else
@@ -326,6 +355,15 @@ run_single() {
 	vm_limit "$scenarios"
 	start_vm "$(kernel_of "$spec")" "$logf" 1 1024 \
 		"$(append_for single "$spec" "$scenarios" "$spec")" -nic none
+	QUIET_SIZE= VM_SILENT=
+	while kill -0 "$VM_PID" 2>/dev/null; do
+		if quiet_too_long "$logf"; then
+			VM_SILENT=1
+			kill "$VM_PID" 2>/dev/null || true
+			break
+		fi
+		sleep 2
+	done
 	wait "$VM_PID" || rc=$?
 	VM_PIDS=()
 	report "$name" "$scenarios" "$logf" "$rc"
@@ -359,6 +397,7 @@ run_two_host() {
 	log "run $name: client $(kernel_of "$cmod")/$(module_of "$cmod"), server $(kernel_of "$smod")/$(module_of "$smod") (logs $clog, $slog)"
 	rm -f "$sock" "$pcap"
 	vm_limit "$scenarios"
+	VM_LIMIT=$((VM_LIMIT + 120))
 	# The link, both ways, as the server's end sees it
 	[ "$CAPTURE" = 0 ] ||
 		capture=(-object "filter-dump,id=cap0,netdev=n0,file=$pcap,maxlen=$CAPTURE_SNAPLEN")
@@ -368,6 +407,7 @@ run_two_host() {
 		-nic none -netdev "stream,id=n0,server=on,addr.type=unix,addr.path=$sock" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:01 "${capture[@]}"
 	spid=$VM_PID
+	VM_LIMIT=$((VM_LIMIT - 120))
 	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	start_vm "$(kernel_of "$cmod")" "$clog" 1 768 \
 		"$(append_for client "$cmod" "$scenarios" "$smod")${E2E_SERVER_SYSCTL:+ e2e.server_sysctl=$E2E_SERVER_SYSCTL}" \
@@ -376,7 +416,13 @@ run_two_host() {
 	cpid=$VM_PID
 	# A server that crashes leaves the client waiting for it until the
 	# VM timeout: stop the client as soon as the server's console says so
+	QUIET_SIZE= VM_SILENT=
 	while kill -0 "$cpid" 2>/dev/null; do
+		if quiet_too_long "$clog"; then
+			VM_SILENT=1
+			kill "$cpid" 2>/dev/null || true
+			break
+		fi
 		if [ -n "$(kernel_trouble "$slog" | grep -E 'Kernel panic|BUG:|Oops' || true)" ] ||
 		   ! kill -0 "$spid" 2>/dev/null; then
 			sleep 2

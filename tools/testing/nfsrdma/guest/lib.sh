@@ -240,16 +240,16 @@ local_nfsd() {
 }
 
 # listening FILE PID: wait until the rpcrdma-cm listen PID, whose --json
-# output goes to FILE, says it listens. A guard of 60 s bounds a listen
-# that hangs; a fixed sleep before connecting would instead fail
-# whenever the guest runs slow.
+# output goes to FILE, says it listens. A guard of 60 s on the clock
+# bounds a listen that hangs; a fixed sleep before connecting would
+# instead fail whenever the guest runs slow.
 listening() {
-	local i=0
+	local end=$(($(cut -d. -f1 /proc/uptime) + 60))
 	until grep -q '"event": "listening"' "$1" 2>/dev/null; do
 		kill -0 "$2" 2>/dev/null ||
 			fail "rpcrdma-cm listen ended before listening: $(tr '\n' ' ' <"$1")"
-		i=$((i + 1))
-		[ $i -lt 600 ] || fail "rpcrdma-cm listen did not listen within 60 s"
+		[ "$(cut -d. -f1 /proc/uptime)" -lt $end ] ||
+			fail "rpcrdma-cm listen did not listen within 60 s"
 		sleep 0.1
 	done
 }
@@ -262,7 +262,7 @@ listening() {
 client_pdata() {
 	local port=$1 lpid mpid
 	shift
-	rpcrdma-cm --json listen "$port" --count 1 --hold 1 --timeout 60 "$@" \
+	rpcrdma-cm --json listen "$port" --count 1 --hold 1 --timeout 120 "$@" \
 		>/tmp/listen.out &
 	lpid=$!
 	listening /tmp/listen.out $lpid

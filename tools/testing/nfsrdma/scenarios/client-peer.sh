@@ -14,7 +14,7 @@ check() {
 	port=$((port + 1))
 	echo >$T/trace
 	# shellcheck disable=SC2086
-	rpcrdma-cm --json listen $port --count 1 --hold 4 --timeout 30 $opts \
+	rpcrdma-cm --json listen $port --count 1 --hold 4 --timeout 120 $opts \
 		>/tmp/peer.out 2>&1 &
 	lpid=$!
 	listening /tmp/peer.out $lpid

@@ -18,7 +18,7 @@ echo 4096 >/proc/sys/sunrpc/svc_rdma/max_req_size
 
 slab4k() { awk '$1 == "kmalloc-4k" { print $2 }' /proc/slabinfo; }
 settle() {
-	wait_for "nfsd to drop every connection" 60 sh -c "! grep -q '^peer: ' $C"
+	wait_for "nfsd to drop every connection" 300 sh -c "! grep -q '^peer: ' $C"
 	sleep 1
 	echo 3 >/proc/sys/vm/drop_caches
 }
@@ -43,7 +43,7 @@ while [ $i -lt "$N" ]; do
 		opt="--raw $(hexbytes $len)"
 	fi
 	# shellcheck disable=SC2086
-	rpcrdma-cm probe "$E2E_SERVER" "$E2E_PORT" --timeout 5 $opt >/dev/null 2>&1 &&
+	rpcrdma-cm probe "$E2E_SERVER" "$E2E_PORT" --timeout 30 $opt >/dev/null 2>&1 &&
 		accepted=$((accepted + 1))
 	i=$((i + 1))
 done
@@ -55,7 +55,7 @@ i=0
 while [ $i -lt "$N" ]; do
 	s=$(echo $sizes | cut -d' ' -f$((RANDOM % 9 + 1)))
 	r=$(echo $sizes | cut -d' ' -f$((RANDOM % 9 + 1)))
-	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT" --timeout 5 --send $s --recv $r) ||
+	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT" --timeout 30 --send $s --recv $r) ||
 		fail "connect $i (send $s, recv $r) failed"
 	[ "$(echo "$out" | jget send_size)" = 4096 ] ||
 		fail "connect $i: nfsd answered $(echo "$out" | jget send_size)"
