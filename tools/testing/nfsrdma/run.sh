@@ -185,6 +185,14 @@ quiet_too_long() {
 	fi
 	[ $((SECONDS - QUIET_SINCE)) -ge "$QUIET" ]
 }
+
+# silenced PID LOG: end the VM PID if its console LOG has been silent
+# for QUIET seconds; whether it did (VM_SILENT says so to vm_trouble)
+silenced() {
+	quiet_too_long "$2" || return 1
+	VM_SILENT=1
+	kill "$1" 2>/dev/null || true
+}
 start_vm() {
 	local kernel=$1 logf=$2 smp=$3 mem=$4 append=$5
 	shift 5
@@ -357,11 +365,7 @@ run_single() {
 		"$(append_for single "$spec" "$scenarios" "$spec")" -nic none
 	QUIET_SIZE= VM_SILENT=
 	while kill -0 "$VM_PID" 2>/dev/null; do
-		if quiet_too_long "$logf"; then
-			VM_SILENT=1
-			kill "$VM_PID" 2>/dev/null || true
-			break
-		fi
+		! silenced "$VM_PID" "$logf" || break
 		sleep 2
 	done
 	wait "$VM_PID" || rc=$?
@@ -418,11 +422,7 @@ run_two_host() {
 	# VM timeout: stop the client as soon as the server's console says so
 	QUIET_SIZE= VM_SILENT=
 	while kill -0 "$cpid" 2>/dev/null; do
-		if quiet_too_long "$clog"; then
-			VM_SILENT=1
-			kill "$cpid" 2>/dev/null || true
-			break
-		fi
+		! silenced "$cpid" "$clog" || break
 		if [ -n "$(kernel_trouble "$slog" | grep -E 'Kernel panic|BUG:|Oops' || true)" ] ||
 		   ! kill -0 "$spid" 2>/dev/null; then
 			sleep 2
