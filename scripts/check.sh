@@ -33,13 +33,13 @@ took() { echo "$1 $((SECONDS - $2))" >>"$LOGDIR/times"; }
 # schedule"). A step over its budget is named in a "#" line of the
 # summary and never fails for it: only a hang guard (scripts/README.md)
 # ends a step for time. make check-full has no budgets.
-BUDGETS="deps:900 deps-mainline:300 tree:300 deps-test:300
-	modules:240 vermagic:30 modules-mainline:300 vermagic-mainline:30
+BUDGETS="deps:600 deps-mainline:300 tree:300 deps-test:120 stall-timeout-test:180
+	modules:240 vermagic:30 modules-mainline:240 vermagic-mainline:30
 	tools-check:120 wireshark-check:120
-	e2e:900 e2e-stock:300 install:60 dkms:300 bench-quick:300
-	e2e-interop:420 fuzz-smoke:120 patchset-6.12:900
-	e2e-7.3:800 e2e-stock-7.3:300 dkms-7.3:300 fresh-root:900 patchset:900
-	kunit:2400"
+	e2e:900 e2e-stock:120 install:60 dkms:240 bench-quick:240
+	e2e-interop:480 fuzz-smoke:120 patchset-6.12:1500
+	e2e-7.3:720 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:900 patchset:1500
+	kunit:2700"
 CHECK_BUDGET=3600
 
 # over_budget: the "#" lines for the steps, and make check, over budget
