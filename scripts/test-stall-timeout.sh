@@ -4,8 +4,10 @@
 # The hang guard make check's builds run under (scripts/stall-timeout):
 # it ends a command that uses no CPU, never one that is only starved or
 # stopped, and passes exit statuses and signals through. Prints KTAP
-# (make check's step stall-timeout-test). About 60 s, most of it
-# waiting; one case keeps every core busy for 20 s.
+# (make check's step stall-timeout-test). About 90 s, most of it
+# waiting; one case keeps every core busy for 30 s. Each case has a
+# limit of its own (timeout(1), far above what it takes), so that a
+# broken guard fails its case rather than hanging make check.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -25,7 +27,7 @@ trap cleanup EXIT
 expect() {
 	local name=$1 want=$2 re=$3 rc=0
 	shift 3
-	"$@" 2>"$ERR" || rc=$?
+	timeout -k 5 120 "$@" 2>"$ERR" || rc=$?
 	if [ "$rc" != "$want" ]; then
 		ktap_not_ok "$name" "exit status $rc, not $want: $(head -c 200 "$ERR")"
 	elif [ -z "$re" ] && [ -s "$ERR" ]; then
@@ -41,47 +43,67 @@ expect() {
 # for it
 BUSY='i=0; while [ $i -lt 400000 ]; do i=$((i + 1)); done'
 
-ktap_plan 9
+ktap_plan 11
 expect "the command's exit status passes through" 7 "" "$ST" 5 sh -c 'exit 7'
 expect "a command that uses no CPU is ended (124)" 124 \
 	'^stall-timeout: sleep 30: no CPU time used for 2 s, ended$' "$ST" 2 sleep 30
-expect "a command that uses CPU now and then is not" 0 "" \
-	"$ST" 4 sh -c "sleep 2; $BUSY; sleep 2; $BUSY"
+# The CPU is used by a grandchild only: the whole tree counts
+expect "a command whose tree uses CPU now and then is not" 0 "" \
+	"$ST" 4 sh -c "sh -c 'sleep 3; $BUSY; sleep 3; $BUSY; sleep 3; $BUSY'; :"
 
 # Starved: at nice 19 beside one busy process per core at nice 0, the
 # loop gets a sliver of CPU for as long as they run, and must not be
-# ended for it
+# ended for it. A limit of three polls, so that one poll's sliver (a
+# tick or more in 5 s even with a few more busy processes) is enough.
 for _ in $(seq "$(nproc)"); do
-	timeout 20 sh -c 'while :; do :; done' &
+	timeout 30 sh -c 'while :; do :; done' &
 	HOGS+=($!)
 done
 t0=$SECONDS
-expect "a starved command at nice 19 is not ended" 0 "" nice -n 19 "$ST" 3 sh -c "$BUSY"
+expect "a starved command at nice 19 is not ended" 0 "" nice -n 19 "$ST" 15 sh -c "$BUSY"
 echo "# the starved loop took $((SECONDS - t0)) s"
 wait "${HOGS[@]}" 2>/dev/null || true
 HOGS=()
 
+# Stopped for three times the limit, then continued: it ends at once
 expect "a stopped command is not ended" 0 "" bash -c "
-	'$ST' 4 sleep 13 & p=\$!
-	sleep 1; pkill -STOP -P \$p -x sleep
-	sleep 10; pkill -CONT -P \$p -x sleep
+	'$ST' 4 sh -c 'kill -STOP \$\$' & p=\$!
+	until grep -q '^State:.*T' /proc/\$(pgrep -P \$p -x sh)/status 2>/dev/null; do
+		sleep 0.2
+	done
+	sleep 12; pkill -CONT -P \$p -x sh
 	wait \$p"
 expect "--wall ends a command that spins (124)" 124 \
 	'still running after 2 s \(--wall\), ended$' "$ST" --wall 2 60 sh -c 'while :; do :; done'
 
-# A TERM to stall-timeout alone reaches its whole tree, and it dies of it
+# A TERM to stall-timeout alone reaches its whole tree, and it dies of
+# it (bash sees 143 either way)
 rc=0
-bash -c "'$ST' 60 sh -c 'sleep 41 & sleep 42' & p=\$!; sleep 1; kill -TERM \$p; wait \$p" || rc=$?
+tag=$$
+bash -c "'$ST' 60 sh -c 'sleep 41.$tag & sleep 42.$tag' & p=\$!; sleep 1; kill -TERM \$p; wait \$p" || rc=$?
 sleep 0.5
-left=$(pgrep -f '^sleep 4[12]$' || true)
+left=$(pgrep -f "^sleep 4[12]\.$tag\$" || true)
 if [ "$rc" = 143 ] && [ -z "$left" ]; then
 	ktap_ok "TERM reaches the whole tree, and ends stall-timeout as it ended the command"
 else
 	ktap_not_ok "TERM reaches the whole tree, and ends stall-timeout as it ended the command" \
 		"exit status $rc (want 143), still running: ${left:-none}"
-	pkill -f '^sleep 4[12]$' || true
+	pkill -f "^sleep 4[12]\.$tag\$" || true
 fi
-
+# A command that dies of SIGKILL (a CPU-time limit, the OOM killer)
+expect "a command killed by SIGKILL: stall-timeout too, without a traceback" 137 "" \
+	"$ST" 5 sh -c 'kill -KILL $$'
+# A process that outlives its parent is still the guard's
+rc=0
+"$ST" 2 sh -c "(sleep 31.$tag &); sleep 32.$tag" 2>"$ERR" || rc=$?
+left=$(pgrep -f "^sleep 3[12]\.$tag\$" || true)
+if [ "$rc" = 124 ] && [ -z "$left" ]; then
+	ktap_ok "an orphan of the command is ended with it"
+else
+	ktap_not_ok "an orphan of the command is ended with it" \
+		"exit status $rc (want 124), still running: ${left:-none}"
+	pkill -f "^sleep 3[12]\.$tag\$" || true
+fi
 expect "a command not found is 127" 127 'stall-timeout: /nonexistent: ' "$ST" 2 /nonexistent
 expect "a bad limit is a usage error (125)" 125 '^usage: ' "$ST" 0 true
 ktap_finish stall-timeout-test
