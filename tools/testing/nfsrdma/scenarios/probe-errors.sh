@@ -2,9 +2,10 @@
 # nothing listens on the port (the CM rejects the request). For an
 # address nobody holds: on a real link ARP fails, which is 3 (no route);
 # the single VM's dummy link needs no ARP, so the connect request goes
-# unanswered, which is 6 (timeout) when probe's own --timeout runs out.
-# The limits are far above what a rejection or the kernel's 2 s address
-# resolution takes, so that a slow guest still gets those answers.
+# unanswered, which is 6 (timeout) when probe's own --timeout (4 s)
+# runs out. The other limits are far above what a rejection or the
+# kernel's 2 s address resolution takes, so that a slow guest still gets
+# those answers.
 local_nfsd
 rpcrdma-cm --json probe "$E2E_SERVER" 20999 --timeout 60 >/tmp/rej.out 2>/tmp/rej.err
 expect_eq "probe of a closed port: exit status" "$?" 4
