@@ -39,6 +39,20 @@ expect() {
 	fi
 }
 
+# ended_all NAME STATUS WANT-STATUS PATTERN: the verdict on a case that
+# must end with WANT-STATUS and leave no process whose command line
+# matches PATTERN (left ones are killed, for the next case)
+ended_all() {
+	local left
+	left=$(pgrep -f "$4" || true)
+	if [ "$2" = "$3" ] && [ -z "$left" ]; then
+		ktap_ok "$1"
+	else
+		ktap_not_ok "$1" "exit status $2 (want $3), still running: ${left:-none}"
+		pkill -f "$4" || true
+	fi
+}
+
 # A loop that needs about a second of CPU time, however long it waits
 # for it
 BUSY='i=0; while [ $i -lt 400000 ]; do i=$((i + 1)); done'
@@ -82,28 +96,15 @@ rc=0
 tag=$$
 bash -c "'$ST' 60 sh -c 'sleep 41.$tag & sleep 42.$tag' & p=\$!; sleep 1; kill -TERM \$p; wait \$p" || rc=$?
 sleep 0.5
-left=$(pgrep -f "^sleep 4[12]\.$tag\$" || true)
-if [ "$rc" = 143 ] && [ -z "$left" ]; then
-	ktap_ok "TERM reaches the whole tree, and ends stall-timeout as it ended the command"
-else
-	ktap_not_ok "TERM reaches the whole tree, and ends stall-timeout as it ended the command" \
-		"exit status $rc (want 143), still running: ${left:-none}"
-	pkill -f "^sleep 4[12]\.$tag\$" || true
-fi
+ended_all "TERM reaches the whole tree, and ends stall-timeout as it ended the command" \
+	"$rc" 143 "^sleep 4[12]\.$tag\$"
 # A command that dies of SIGKILL (a CPU-time limit, the OOM killer)
 expect "a command killed by SIGKILL: stall-timeout too, without a traceback" 137 "" \
 	"$ST" 5 sh -c 'kill -KILL $$'
 # A process that outlives its parent is still the guard's
 rc=0
 "$ST" 2 sh -c "(sleep 31.$tag &); sleep 32.$tag" 2>"$ERR" || rc=$?
-left=$(pgrep -f "^sleep 3[12]\.$tag\$" || true)
-if [ "$rc" = 124 ] && [ -z "$left" ]; then
-	ktap_ok "an orphan of the command is ended with it"
-else
-	ktap_not_ok "an orphan of the command is ended with it" \
-		"exit status $rc (want 124), still running: ${left:-none}"
-	pkill -f "^sleep 3[12]\.$tag\$" || true
-fi
+ended_all "an orphan of the command is ended with it" "$rc" 124 "^sleep 3[12]\.$tag\$"
 expect "a command not found is 127" 127 'stall-timeout: /nonexistent: ' "$ST" 2 /nonexistent
 expect "a bad limit is a usage error (125)" 125 '^usage: ' "$ST" 0 true
 ktap_finish stall-timeout-test
