@@ -51,6 +51,8 @@ case $MODE in
 demo|check) ;;
 *) die "usage: $0 demo|check" ;;
 esac
+[ -z "${FRESH_ROOT_WALL:-}" ] || [[ $FRESH_ROOT_WALL =~ ^[1-9][0-9]*$ ]] ||
+	die "FRESH_ROOT_WALL=$FRESH_ROOT_WALL: give a number of seconds"
 WALL=(${FRESH_ROOT_WALL:+--wall "$FRESH_ROOT_WALL"})
 STALL=${FRESH_ROOT_STALL:-900}
 

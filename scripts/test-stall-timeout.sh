@@ -13,11 +13,12 @@
 
 ST=$TOP/scripts/stall-timeout
 ERR=$(mktemp)
+DIED=$(mktemp)
 HOGS=()
 cleanup() {
 	local p
 	for p in "${HOGS[@]}"; do kill "$p" 2>/dev/null || true; done
-	rm -f "$ERR"
+	rm -f "$ERR" "$DIED"
 }
 trap cleanup EXIT
 
@@ -57,7 +58,7 @@ ended_all() {
 # for it
 BUSY='i=0; while [ $i -lt 400000 ]; do i=$((i + 1)); done'
 
-ktap_plan 11
+ktap_plan 12
 expect "the command's exit status passes through" 7 "" "$ST" 5 sh -c 'exit 7'
 expect "a command that uses no CPU is ended (124)" 124 \
 	'^stall-timeout: sleep 30: no CPU time used for 2 s, ended$' "$ST" 2 sleep 30
@@ -90,20 +91,29 @@ expect "a stopped command is not ended" 0 "" bash -c "
 expect "--wall ends a command that spins (124)" 124 \
 	'still running after 2 s \(--wall\), ended$' "$ST" --wall 2 60 sh -c 'while :; do :; done'
 
-# A TERM to stall-timeout alone reaches its whole tree, and it dies of
-# it (bash sees 143 either way)
-rc=0
+# python3 $DIED SIG CMD...: run CMD; exit 0 if a signal SIG ended it
+# (bash's $? cannot tell that from an exit with 128+SIG), else 1
+printf '%s\n' 'import subprocess, sys' \
+	'sys.exit(subprocess.run(sys.argv[2:]).returncode != -int(sys.argv[1]))' >"$DIED"
+
+# A TERM to stall-timeout alone reaches its whole tree two seconds
+# later, and stall-timeout dies of it as the command did
 tag=$$
-bash -c "'$ST' 60 sh -c 'sleep 41.$tag & sleep 42.$tag' & p=\$!; sleep 1; kill -TERM \$p; wait \$p" || rc=$?
-sleep 0.5
-ended_all "TERM reaches the whole tree, and ends stall-timeout as it ended the command" \
-	"$rc" 143 "^sleep 4[12]\.$tag\$"
-# A command that dies of SIGKILL (a CPU-time limit, the OOM killer)
-expect "a command killed by SIGKILL: stall-timeout too, without a traceback" 137 "" \
-	"$ST" 5 sh -c 'kill -KILL $$'
-# A process that outlives its parent is still the guard's
 rc=0
-"$ST" 2 sh -c "(sleep 31.$tag &); sleep 32.$tag" 2>"$ERR" || rc=$?
+timeout -k 5 120 bash -c "
+	python3 '$DIED' 15 '$ST' 60 sh -c 'sleep 41.$tag & sleep 42.$tag' & p=\$!
+	until pgrep -f '^sleep 42\.$tag\$' >/dev/null; do sleep 0.1; done
+	kill -TERM \$(pgrep -P \$p -f stall-timeout)
+	wait \$p" || rc=$?
+ended_all "TERM reaches the whole tree, and ends stall-timeout as it ended the command" \
+	"$rc" 0 "^sleep 4[12]\.$tag\$"
+expect "a command killed by SIGKILL: stall-timeout too, without a traceback" 0 "" \
+	python3 "$DIED" 9 "$ST" 5 sh -c 'kill -KILL $$'
+# A process that outlives its parent is still the guard's: its CPU time
+# counts, and it is ended with the command
+expect "an orphan's CPU time counts" 0 "" "$ST" 4 sh -c "(sh -c '$BUSY' &); sleep 7"
+rc=0
+timeout -k 5 120 "$ST" 2 sh -c "(sleep 31.$tag &); sleep 32.$tag" 2>"$ERR" || rc=$?
 ended_all "an orphan of the command is ended with it" "$rc" 124 "^sleep 3[12]\.$tag\$"
 expect "a command not found is 127" 127 'stall-timeout: /nonexistent: ' "$ST" 2 /nonexistent
 expect "a bad limit is a usage error (125)" 125 '^usage: ' "$ST" 0 true
