@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inline buffers of RPC-over-RDMA transports that need no high-order
- * contiguous memory: page blocks, one SGE each, mapped to consecutive
- * kernel virtual addresses.
+ * contiguous memory: page blocks, one SGE each. The first block is the
+ * buffer's head; the rest is a list of pages. Every octet lies in the
+ * kernel's linear map, so the buffer can be handed to the RPC layer as
+ * an xdr_buf (head plus pages) as it is.
  */
 
 #ifndef _LINUX_SUNRPC_RPC_RDMA_PAGEBUF_H
@@ -10,6 +12,8 @@
 
 #include <linux/types.h>
 #include <linux/dma-direction.h>
+#include <linux/mmzone.h>
+#include <linux/sunrpc/xdr.h>
 #include <rdma/ib_verbs.h>
 
 /*
@@ -19,15 +23,24 @@
  */
 #define RPCRDMA_PAGEBUF_MAX_SGES	16U
 
+/*
+ * The largest block: the order the page allocator still works hard to
+ * satisfy. A device with few SGEs gets a smaller largest buffer
+ * (rpcrdma_pagebuf_max_len()) rather than larger blocks.
+ */
+#define RPCRDMA_PAGEBUF_MAX_ORDER	PAGE_ALLOC_COSTLY_ORDER
+
 /* The smallest size a buffer falls back to: RFC 8797's minimum */
 #define RPCRDMA_PAGEBUF_MIN_SIZE	1024U
 
 /**
  * struct rpcrdma_pagebuf - an inline Send or Receive buffer
- * @pb_data: the buffer, virtually contiguous
- * @pb_len: its length in octets
+ * @pb_head: the first block (the whole buffer when kmalloc'd), in the
+ *	linear map
+ * @pb_head_len: octets in the first block
+ * @pb_len: the buffer's length in octets
  * @pb_order: the page order of every block but possibly the last
- * @pb_nblocks: how many blocks; 0 when @pb_data came from kmalloc
+ * @pb_nblocks: how many blocks; 0 when @pb_head came from kmalloc
  * @pb_pages: every page of the blocks, in order (NULL when kmalloc'd)
  * @pb_device: the device the buffer is DMA-mapped for, or NULL
  * @pb_dir: the direction of that mapping
@@ -35,7 +48,8 @@
  * @pb_sges: one SGE per block, valid while the buffer is mapped
  */
 struct rpcrdma_pagebuf {
-	void			*pb_data;
+	void			*pb_head;
+	unsigned int		pb_head_len;
 	unsigned int		pb_len;
 	unsigned int		pb_order;
 	unsigned int		pb_nblocks;
@@ -49,10 +63,18 @@ struct rpcrdma_pagebuf {
 unsigned int rpcrdma_pagebuf_order(unsigned int len, unsigned int max_sges);
 unsigned int rpcrdma_pagebuf_nblocks(unsigned int len, unsigned int order);
 unsigned int rpcrdma_pagebuf_sge_count(unsigned int len, unsigned int max_sges);
+unsigned int rpcrdma_pagebuf_max_len(unsigned int max_sges);
 unsigned int rpcrdma_pagebuf_fallback_size(unsigned int size);
+bool rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb, unsigned int len,
+			  unsigned int max_sges);
 int rpcrdma_pagebuf_alloc(struct rpcrdma_pagebuf *pb, unsigned int len,
 			  unsigned int max_sges, gfp_t gfp, int node);
 void rpcrdma_pagebuf_free(struct rpcrdma_pagebuf *pb);
+void rpcrdma_pagebuf_to_xdr(const struct rpcrdma_pagebuf *pb,
+			    struct xdr_buf *xdr, unsigned int len);
+void rpcrdma_pagebuf_copy_to(const struct rpcrdma_pagebuf *pb,
+			     unsigned int offset, const void *src,
+			     unsigned int len);
 int rpcrdma_pagebuf_dma_map(struct rpcrdma_pagebuf *pb,
 			    struct ib_device *device, u32 lkey,
 			    enum dma_data_direction dir);

@@ -7,20 +7,22 @@
  * 256 KiB is an order-6 allocation, which a fragmented host cannot be
  * relied on to satisfy, least of all on a reconnect. A buffer here is
  * made of page blocks of at most PAGE_ALLOC_COSTLY_ORDER, the order the
- * page allocator still works hard to satisfy, unless the device offers
- * too few SGEs for that. Each block is one SGE of the Send or Receive
- * that uses the buffer, and vmap() puts the blocks at consecutive
- * kernel virtual addresses, so the code that parses or builds an
- * RPC-over-RDMA message sees one contiguous buffer as before.
+ * page allocator still works hard to satisfy. Each block is one SGE of
+ * the Send or Receive that uses the buffer.
+ *
+ * The buffer is not mapped to contiguous virtual addresses. Its first
+ * block is the head, which holds the transport header and, in most
+ * messages, all of the rest; the following octets are a list of pages.
+ * That is the shape of an xdr_buf, and every octet of it is in the
+ * linear map, so the RPC layer may turn any part of it into pages,
+ * scatterlists or bio_vecs (rpcrdma_pagebuf_to_xdr()).
  *
  * Buffers of a page or less are plain kmalloc() memory with one SGE.
  */
 
 #include <linux/gfp.h>
-#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include <linux/vmalloc.h>
 #include <linux/sunrpc/rpc_rdma_pagebuf.h>
 #include <kunit/visibility.h>
 
@@ -38,9 +40,30 @@ static unsigned int pagebuf_block_size(unsigned int order)
  */
 unsigned int rpcrdma_pagebuf_nblocks(unsigned int len, unsigned int order)
 {
-	return DIV_ROUND_UP(len, pagebuf_block_size(order));
+	unsigned int size = pagebuf_block_size(order);
+
+	/* Not DIV_ROUND_UP(): @len near UINT_MAX must not wrap */
+	return len / size + !!(len % size);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_nblocks);
+
+/**
+ * rpcrdma_pagebuf_max_len - the largest buffer a device can take
+ * @max_sges: the most SGEs a buffer may take (0 counts as 1)
+ *
+ * Return: the length that @max_sges blocks of RPCRDMA_PAGEBUF_MAX_ORDER
+ * hold, capped at UINT_MAX. A transport advertises no Receive Size
+ * above it.
+ */
+unsigned int rpcrdma_pagebuf_max_len(unsigned int max_sges)
+{
+	u64 len;
+
+	max_sges = clamp(max_sges, 1U, RPCRDMA_PAGEBUF_MAX_SGES);
+	len = (u64)max_sges * pagebuf_block_size(RPCRDMA_PAGEBUF_MAX_ORDER);
+	return min_t(u64, len, UINT_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_max_len);
 
 /**
  * rpcrdma_pagebuf_order - the block order for a buffer
@@ -49,12 +72,13 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_nblocks);
  *
  * The smallest order wins, because small blocks are the easiest to
  * find. With RPCRDMA_PAGEBUF_MAX_SGES SGEs, every RFC 8797 size fits in
- * blocks of PAGE_ALLOC_COSTLY_ORDER or less; a device with fewer SGEs
- * may need larger blocks.
+ * blocks of RPCRDMA_PAGEBUF_MAX_ORDER or less.
  *
  * Return: the smallest page order whose blocks hold @len octets in no
- * more than @max_sges blocks, or MAX_PAGE_ORDER if none does. A buffer
- * of a page or less is kmalloc'd, and its order is 0.
+ * more than @max_sges blocks; RPCRDMA_PAGEBUF_MAX_ORDER when none up to
+ * it does (@len is then above rpcrdma_pagebuf_max_len() and cannot be
+ * allocated). A buffer of a page or less is kmalloc'd, and its order
+ * is 0.
  */
 unsigned int rpcrdma_pagebuf_order(unsigned int len, unsigned int max_sges)
 {
@@ -63,7 +87,7 @@ unsigned int rpcrdma_pagebuf_order(unsigned int len, unsigned int max_sges)
 	max_sges = clamp(max_sges, 1U, RPCRDMA_PAGEBUF_MAX_SGES);
 	if (len <= PAGE_SIZE)
 		return 0;
-	for (order = 0; order < MAX_PAGE_ORDER; order++)
+	for (order = 0; order < RPCRDMA_PAGEBUF_MAX_ORDER; order++)
 		if (rpcrdma_pagebuf_nblocks(len, order) <= max_sges)
 			break;
 	return order;
@@ -77,7 +101,8 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_order);
  *
  * Return: the number of SGEs that rpcrdma_pagebuf_alloc() gives a
  * buffer of @len octets under @max_sges; the QP is created with at
- * least this many Receive (or Send) SGEs.
+ * least this many Receive (or Send) SGEs. For a @len above
+ * rpcrdma_pagebuf_max_len() the count exceeds @max_sges.
  */
 unsigned int rpcrdma_pagebuf_sge_count(unsigned int len,
 				       unsigned int max_sges)
@@ -109,12 +134,41 @@ unsigned int rpcrdma_pagebuf_fallback_size(unsigned int size)
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_fallback_size);
 
+/**
+ * rpcrdma_pagebuf_fits - may a buffer be posted as it is
+ * @pb: an allocated buffer, or an empty one
+ * @len: the size every buffer of the connection must have
+ * @max_sges: the most SGEs a buffer may take on the connection's device
+ *
+ * A transport that reconnects keeps the buffers it has when they still
+ * fit: the same size, and no more SGEs than the new QP was created
+ * with (a new device may offer fewer).
+ *
+ * Return: true when @pb is @len octets long and takes no more SGEs
+ * than rpcrdma_pagebuf_sge_count(@len, @max_sges).
+ */
+bool rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb, unsigned int len,
+			  unsigned int max_sges)
+{
+	unsigned int nsges = pb->pb_nblocks ? pb->pb_nblocks : 1;
+
+	return pb->pb_head && pb->pb_len == len &&
+	       nsges <= rpcrdma_pagebuf_sge_count(len, max_sges);
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_fits);
+
 static void pagebuf_free_pages(struct page **pages, unsigned int npages)
 {
 	unsigned int i;
 
 	for (i = 0; i < npages; i++)
 		__free_page(pages[i]);
+}
+
+static void pagebuf_clear(struct rpcrdma_pagebuf *pb)
+{
+	memset(pb, 0, sizeof(*pb));
+	pb->pb_dir = DMA_NONE;
 }
 
 /**
@@ -127,11 +181,13 @@ static void pagebuf_free_pages(struct page **pages, unsigned int npages)
  *
  * Each block is allocated at its order and split into single pages,
  * so that the pages of the last block beyond @len go straight back.
- * May sleep (vmap()).
+ * Nothing here sleeps unless @gfp allows it, so a completion handler
+ * may call this with flags that do not reclaim.
  *
- * Return: 0 on success; -EINVAL if @len is 0; -ENOMEM if any block or
- * the mapping could not be had. On failure nothing stays allocated and
- * @pb is left empty (a @pb_len of 0), so it can be freed or retried.
+ * Return: 0 on success; -EINVAL if @len is 0; -E2BIG if @len is above
+ * rpcrdma_pagebuf_max_len(@max_sges); -ENOMEM if any block could not
+ * be had. On failure nothing stays allocated and @pb is left empty,
+ * so it can be freed or retried.
  */
 int rpcrdma_pagebuf_alloc(struct rpcrdma_pagebuf *pb, unsigned int len,
 			  unsigned int max_sges, gfp_t gfp, int node)
@@ -139,24 +195,26 @@ int rpcrdma_pagebuf_alloc(struct rpcrdma_pagebuf *pb, unsigned int len,
 	unsigned int order, nblocks, npages, i, n = 0;
 	struct page **pages;
 
-	memset(pb, 0, sizeof(*pb));
-	pb->pb_dir = DMA_NONE;
+	pagebuf_clear(pb);
 	if (!len)
 		return -EINVAL;
+	if (len > rpcrdma_pagebuf_max_len(max_sges))
+		return -E2BIG;
 
 	if (len <= PAGE_SIZE) {
-		pb->pb_data = kmalloc_node(len, gfp, node);
-		if (!pb->pb_data)
+		pb->pb_head = kmalloc_node(len, gfp, node);
+		if (!pb->pb_head)
 			return -ENOMEM;
+		pb->pb_head_len = len;
 		pb->pb_len = len;
 		return 0;
 	}
 
+	/* Lowmem pages only: the blocks must be in the linear map */
+	gfp &= ~__GFP_HIGHMEM;
 	order = rpcrdma_pagebuf_order(len, max_sges);
 	nblocks = rpcrdma_pagebuf_nblocks(len, order);
-	if (nblocks > RPCRDMA_PAGEBUF_MAX_SGES)
-		return -ENOMEM;
-	npages = DIV_ROUND_UP(len, PAGE_SIZE);
+	npages = rpcrdma_pagebuf_nblocks(len, 0);
 	pages = kmalloc_array_node(npages, sizeof(*pages), gfp, node);
 	if (!pages)
 		return -ENOMEM;
@@ -178,9 +236,8 @@ int rpcrdma_pagebuf_alloc(struct rpcrdma_pagebuf *pb, unsigned int len,
 			__free_page(page + k);
 	}
 
-	pb->pb_data = vmap(pages, npages, VM_MAP, PAGE_KERNEL);
-	if (!pb->pb_data)
-		goto out_free;
+	pb->pb_head = page_address(pages[0]);
+	pb->pb_head_len = min(len, pagebuf_block_size(order));
 	pb->pb_len = len;
 	pb->pb_order = order;
 	pb->pb_nblocks = nblocks;
@@ -198,24 +255,74 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_alloc);
  * rpcrdma_pagebuf_free - release an inline buffer
  * @pb: buffer set up by rpcrdma_pagebuf_alloc(), or zeroed
  *
- * Unmaps the buffer from its device first if it is still mapped.
+ * Unmaps the buffer from its device first if it is still mapped, and
+ * leaves @pb empty. Does not sleep.
  */
 void rpcrdma_pagebuf_free(struct rpcrdma_pagebuf *pb)
 {
 	rpcrdma_pagebuf_dma_unmap(pb);
 	if (pb->pb_pages) {
-		vunmap(pb->pb_data);
 		pagebuf_free_pages(pb->pb_pages,
-				   DIV_ROUND_UP(pb->pb_len, PAGE_SIZE));
+				   rpcrdma_pagebuf_nblocks(pb->pb_len, 0));
 		kfree(pb->pb_pages);
 	} else {
-		kfree(pb->pb_data);
+		kfree(pb->pb_head);
 	}
-	pb->pb_data = NULL;
-	pb->pb_pages = NULL;
-	pb->pb_nblocks = 0;
+	pagebuf_clear(pb);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_free);
+
+/**
+ * rpcrdma_pagebuf_to_xdr - describe a buffer's first octets as an xdr_buf
+ * @pb: an allocated buffer
+ * @xdr: xdr_buf to set up
+ * @len: how many octets from the start of @pb it holds
+ *
+ * The head is the first block, the rest is @pb's page list, as svcsock
+ * hands up a TCP record. A @len beyond @pb's length is cut to it.
+ */
+void rpcrdma_pagebuf_to_xdr(const struct rpcrdma_pagebuf *pb,
+			    struct xdr_buf *xdr, unsigned int len)
+{
+	len = min(len, pb->pb_len);
+	memset(xdr, 0, sizeof(*xdr));
+	xdr->head[0].iov_base = pb->pb_head;
+	xdr->head[0].iov_len = min(len, pb->pb_head_len);
+	if (len > pb->pb_head_len) {
+		xdr->pages = pb->pb_pages + (1U << pb->pb_order);
+		xdr->page_len = len - pb->pb_head_len;
+	}
+	xdr->buflen = pb->pb_len;
+	xdr->len = len;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_to_xdr);
+
+/**
+ * rpcrdma_pagebuf_copy_to - copy into a buffer, across its blocks
+ * @pb: an allocated buffer
+ * @offset: where in @pb to start
+ * @src: what to copy
+ * @len: how many octets; @offset + @len must not exceed @pb's length
+ */
+void rpcrdma_pagebuf_copy_to(const struct rpcrdma_pagebuf *pb,
+			     unsigned int offset, const void *src,
+			     unsigned int len)
+{
+	unsigned int n;
+
+	if (WARN_ON_ONCE(offset > pb->pb_len || len > pb->pb_len - offset))
+		return;
+	if (!pb->pb_pages) {
+		memcpy(pb->pb_head + offset, src, len);
+		return;
+	}
+	for (; len; len -= n, offset += n, src += n) {
+		n = min_t(unsigned int, len, PAGE_SIZE - offset_in_page(offset));
+		memcpy(page_address(pb->pb_pages[offset >> PAGE_SHIFT]) +
+		       offset_in_page(offset), src, n);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_copy_to);
 
 /* Octets of block @i: every block is full but possibly the last */
 static unsigned int pagebuf_block_len(const struct rpcrdma_pagebuf *pb,
@@ -256,7 +363,7 @@ int rpcrdma_pagebuf_dma_map(struct rpcrdma_pagebuf *pb,
 						    sge->length, dir);
 		} else {
 			sge->length = pb->pb_len;
-			sge->addr = ib_dma_map_single(device, pb->pb_data,
+			sge->addr = ib_dma_map_single(device, pb->pb_head,
 						      sge->length, dir);
 		}
 		if (ib_dma_mapping_error(device, sge->addr))
@@ -309,8 +416,7 @@ void rpcrdma_pagebuf_dma_unmap(struct rpcrdma_pagebuf *pb)
  * @pb: a mapped buffer
  * @len: how many octets from the start the CPU will read
  *
- * Syncs the blocks that hold the first @len octets and, where caches
- * alias, drops stale lines of the vmap() view.
+ * Syncs the blocks that hold the first @len octets.
  */
 void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
 				  unsigned int len)
@@ -323,8 +429,6 @@ void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
 		ib_dma_sync_single_for_cpu(pb->pb_device, pb->pb_sges[i].addr,
 					   n, pb->pb_dir);
 	}
-	if (pb->pb_nblocks)
-		invalidate_kernel_vmap_range(pb->pb_data, pb->pb_len);
 }
 
 /**
@@ -332,8 +436,7 @@ void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
  * @pb: a mapped buffer
  * @len: how many octets from the start the device will read or write
  *
- * Where caches alias, writes back what the CPU wrote through the
- * vmap() view first, then syncs the blocks that hold @len octets.
+ * Syncs the blocks that hold the first @len octets.
  */
 void rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
 				     unsigned int len)
@@ -341,8 +444,6 @@ void rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
 	unsigned int i, n;
 
 	len = min(len, pb->pb_len);
-	if (pb->pb_nblocks)
-		flush_kernel_vmap_range(pb->pb_data, len);
 	for (i = 0; i < pb->pb_nsges && len; i++, len -= n) {
 		n = min(len, pb->pb_sges[i].length);
 		ib_dma_sync_single_for_device(pb->pb_device,

@@ -3,13 +3,16 @@
  * KUnit tests for the page-block inline buffers of RPC-over-RDMA.
  *
  * The layout rows assume 4 KiB pages and are skipped elsewhere. The
- * allocation cases check what the device would see: each block
- * physically contiguous, and the vmap() view equal to the pages.
+ * allocation cases check what the device and the RPC layer would see:
+ * each block physically contiguous, every octet in the linear map, and
+ * the buffer as an xdr_buf turned into bio_vecs whose pages hold the
+ * data, as nfsd's write path and RPCSEC_GSS turn it.
  */
 
 #include <kunit/test.h>
 #include <kunit/visibility.h>
 
+#include <linux/bvec.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -36,9 +39,10 @@ static const struct layout_param layout_params[] = {
 	{ "256 KiB: order 2, 16 blocks",		262144,	16, 2, 16 },
 	{ "256 KiB, device offers 30: capped at 16",	262144,	30, 2, 16 },
 	{ "256 KiB, device offers 8: order 3",		262144,	8,  3, 8 },
-	{ "256 KiB, device offers 4: order 4 forced",	262144,	4,  4, 4 },
-	{ "256 KiB, device offers 1: order 6",		262144,	1,  6, 1 },
-	{ "256 KiB, 0 SGEs counts as 1",		262144,	0,  6, 1 },
+	{ "256 KiB, device offers 4: too large",	262144,	4,  3, 8 },
+	{ "256 KiB, device offers 1: too large",	262144,	1,  3, 8 },
+	{ "32 KiB, device offers 1: order 3",		32768,	1,  3, 1 },
+	{ "32 KiB, 0 SGEs counts as 1",			32768,	0,  3, 1 },
 	{ "64 KiB, device offers 5: order 2",		65536,	5,  2, 4 },
 };
 
@@ -54,6 +58,36 @@ static void test_layout(struct kunit *test)
 			p->order);
 	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_sge_count(p->len, p->max_sges),
 			p->sges);
+	/* A size fits the device exactly when its SGE count does */
+	KUNIT_EXPECT_EQ(test, p->len <= rpcrdma_pagebuf_max_len(p->max_sges),
+			p->sges <= max(p->max_sges, 1U));
+}
+
+/* The largest buffer: blocks of the costly order, one per SGE */
+static void test_max_len(struct kunit *test)
+{
+	unsigned int block = PAGE_SIZE << RPCRDMA_PAGEBUF_MAX_ORDER;
+
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_max_len(0), block);
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_max_len(1), block);
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_max_len(4), 4 * block);
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_max_len(UINT_MAX),
+			RPCRDMA_PAGEBUF_MAX_SGES * block);
+	/* With the most SGEs, every RFC 8797 size can be had */
+	KUNIT_EXPECT_GE(test, rpcrdma_pagebuf_max_len(RPCRDMA_PAGEBUF_MAX_SGES),
+			262144U);
+}
+
+/* Block counts near UINT_MAX must not wrap to a small number */
+static void test_nblocks_no_wrap(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_nblocks(UINT_MAX, 0),
+			(UINT_MAX >> PAGE_SHIFT) + 1);
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_nblocks(UINT_MAX - 1, 3),
+			((UINT_MAX - 1) >> (PAGE_SHIFT + 3)) + 1);
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_nblocks(PAGE_SIZE, 0), 1U);
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_nblocks(PAGE_SIZE + 1, 0), 2U);
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_nblocks(0, 0), 0U);
 }
 
 struct fallback_param {
@@ -110,7 +144,8 @@ static const struct alloc_param alloc_params[] = {
 	{ "5 pages in 2 blocks, last trimmed",	5 * PAGE_SIZE, 2 },
 	{ "64 KiB",				65536,	16 },
 	{ "256 KiB",				262144,	16 },
-	{ "256 KiB in 4 blocks",		262144,	4 },
+	{ "128 KiB in 4 blocks",		131072,	4 },
+	{ "one block of the largest order",	PAGE_SIZE << 3, 1 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(alloc, alloc_params, desc);
@@ -120,32 +155,92 @@ static u8 pattern(unsigned int offset)
 	return (offset * 7 + (offset >> 12)) & 0xff;
 }
 
+/* Is every octet of [@p, @p + @len) in the kernel's linear map? */
+static bool linear(const void *p, unsigned int len)
+{
+	return virt_addr_valid(p) && virt_addr_valid(p + len - 1);
+}
+
+/*
+ * Hand the first @len octets to the RPC layer as an xdr_buf, turn it
+ * into bio_vecs as nfsd's write path does, and read the data back
+ * through the struct pages those name.
+ */
+static void check_bvecs(struct kunit *test, const struct rpcrdma_pagebuf *pb,
+			unsigned int len)
+{
+	unsigned int i, k, off = 0, nvecs = 2 + (len >> PAGE_SHIFT);
+	struct bio_vec *bvec;
+	struct xdr_buf xdr;
+	int n;
+
+	rpcrdma_pagebuf_to_xdr(pb, &xdr, len);
+	KUNIT_EXPECT_EQ(test, xdr.len, len);
+	KUNIT_EXPECT_EQ(test, xdr.head[0].iov_len + xdr.page_len, len);
+	KUNIT_EXPECT_TRUE_MSG(test, linear(xdr.head[0].iov_base,
+					   xdr.head[0].iov_len),
+			      "head %px is not in the linear map",
+			      xdr.head[0].iov_base);
+
+	bvec = kunit_kcalloc(test, nvecs, sizeof(*bvec), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bvec);
+	n = xdr_buf_to_bvec(bvec, nvecs, &xdr);
+	KUNIT_ASSERT_GT(test, n, 0);
+	for (i = 0; i < n; i++) {
+		const u8 *data = page_address(bvec[i].bv_page) +
+				 bvec[i].bv_offset;
+
+		KUNIT_EXPECT_TRUE_MSG(test, linear(data, bvec[i].bv_len),
+				      "bio_vec %u is not in the linear map", i);
+		for (k = 0; k < bvec[i].bv_len; k++)
+			if (data[k] != pattern(off + k))
+				break;
+		KUNIT_EXPECT_EQ_MSG(test, k, bvec[i].bv_len,
+				    "bio_vec %u differs at octet %u", i, off + k);
+		off += bvec[i].bv_len;
+	}
+	KUNIT_EXPECT_EQ(test, off, len);
+}
+
 static void test_alloc(struct kunit *test)
 {
 	const struct alloc_param *p = test->param_value;
-	unsigned int i, npages, per_block;
+	unsigned int i, npages, per_block, n;
 	struct rpcrdma_pagebuf pb;
-	u8 *data;
+	u8 *src;
 
 	KUNIT_ASSERT_EQ(test, rpcrdma_pagebuf_alloc(&pb, p->len, p->max_sges,
 						    GFP_KERNEL, NUMA_NO_NODE),
 			0);
 	KUNIT_EXPECT_EQ(test, pb.pb_len, p->len);
 	KUNIT_EXPECT_NULL(test, pb.pb_device);
-	data = pb.pb_data;
+	KUNIT_EXPECT_TRUE(test, rpcrdma_pagebuf_fits(&pb, p->len, p->max_sges));
+
+	/* Fill it in odd-sized pieces, so that copies cross blocks */
+	src = kunit_kmalloc(test, p->len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
 	for (i = 0; i < p->len; i++)
-		data[i] = pattern(i);
+		src[i] = pattern(i);
+	for (i = 0; i < p->len; i += n) {
+		n = min(p->len - i, 1000U);
+		rpcrdma_pagebuf_copy_to(&pb, i, src + i, n);
+	}
 
 	if (p->len <= PAGE_SIZE) {
 		KUNIT_EXPECT_EQ(test, pb.pb_nblocks, 0U);
 		KUNIT_EXPECT_NULL(test, pb.pb_pages);
-		goto out;
+		KUNIT_EXPECT_EQ(test, pb.pb_head_len, p->len);
+		goto check;
 	}
 
 	KUNIT_EXPECT_EQ(test, pb.pb_order,
 			rpcrdma_pagebuf_order(p->len, p->max_sges));
+	KUNIT_EXPECT_LE(test, pb.pb_order, RPCRDMA_PAGEBUF_MAX_ORDER);
 	KUNIT_EXPECT_EQ(test, pb.pb_nblocks,
 			rpcrdma_pagebuf_sge_count(p->len, p->max_sges));
+	KUNIT_EXPECT_EQ(test, pb.pb_head_len,
+			min_t(unsigned int, p->len, PAGE_SIZE << pb.pb_order));
+	KUNIT_EXPECT_PTR_EQ(test, pb.pb_head, page_address(pb.pb_pages[0]));
 
 	/* A block is one SGE: its pages must be physically contiguous */
 	npages = DIV_ROUND_UP(p->len, PAGE_SIZE);
@@ -155,23 +250,58 @@ static void test_alloc(struct kunit *test)
 			KUNIT_EXPECT_PTR_EQ(test, pb.pb_pages[i],
 					    pb.pb_pages[i - 1] + 1);
 
-	/* What was written through the vmap() view is in those pages */
-	for (i = 0; i < npages; i++) {
-		u8 *page = kmap_local_page(pb.pb_pages[i]);
-		unsigned int k, n = min_t(unsigned int, PAGE_SIZE,
-					  p->len - i * PAGE_SIZE);
+check:
+	/* The whole buffer, a part ending inside the head, and one
+	 * octet past the head
+	 */
+	check_bvecs(test, &pb, p->len);
+	check_bvecs(test, &pb, min(p->len, 100U));
+	if (p->len > pb.pb_head_len)
+		check_bvecs(test, &pb, pb.pb_head_len + 1);
 
-		for (k = 0; k < n; k++)
-			if (page[k] != pattern(i * PAGE_SIZE + k))
-				break;
-		kunmap_local(page);
-		KUNIT_EXPECT_EQ_MSG(test, k, n, "page %u differs at %u", i, k);
-	}
-out:
 	rpcrdma_pagebuf_free(&pb);
-	KUNIT_EXPECT_NULL(test, pb.pb_data);
+	KUNIT_EXPECT_NULL(test, pb.pb_head);
 	KUNIT_EXPECT_NULL(test, pb.pb_pages);
+	KUNIT_EXPECT_EQ(test, pb.pb_len, 0U);
+	KUNIT_EXPECT_FALSE(test, rpcrdma_pagebuf_fits(&pb, p->len, p->max_sges));
 	/* A second free of a freed buffer does nothing */
+	rpcrdma_pagebuf_free(&pb);
+}
+
+struct fits_param {
+	const char	*desc;
+	unsigned int	len;		/* the buffer as allocated */
+	unsigned int	max_sges;
+	unsigned int	new_len;	/* what the new connection needs */
+	unsigned int	new_sges;
+	bool		fits;
+};
+
+static const struct fits_param fits_params[] = {
+	{ "same size, same device",		65536, 16, 65536, 16, true },
+	{ "size changed: reallocate",		65536, 16, 32768, 16, false },
+	{ "size grew: reallocate",		4096,  16, 8192,  16, false },
+	{ "device offers more SGEs: keep",	65536, 16, 65536, 30, true },
+	{ "device offers fewer SGEs: reallocate", 65536, 16, 65536, 4, false },
+	{ "fewer SGEs, still enough: keep",	65536, 4,  65536, 8, true },
+	{ "one page, any device: keep",		4096,  16, 4096,  1, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(fits, fits_params, desc);
+
+/* What a reconnect keeps: the buffer must suit the new QP as it is */
+static void test_fits(struct kunit *test)
+{
+	const struct fits_param *p = test->param_value;
+	struct rpcrdma_pagebuf pb;
+
+	if (PAGE_SIZE != 4096)
+		kunit_skip(test, "the rows assume 4 KiB pages");
+	KUNIT_ASSERT_EQ(test, rpcrdma_pagebuf_alloc(&pb, p->len, p->max_sges,
+						    GFP_KERNEL, NUMA_NO_NODE),
+			0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_fits(&pb, p->new_len,
+						   p->new_sges), p->fits);
 	rpcrdma_pagebuf_free(&pb);
 }
 
@@ -181,27 +311,42 @@ static void test_alloc_zero(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_alloc(&pb, 0, 16, GFP_KERNEL,
 						    NUMA_NO_NODE), -EINVAL);
-	KUNIT_EXPECT_NULL(test, pb.pb_data);
+	KUNIT_EXPECT_NULL(test, pb.pb_head);
 	rpcrdma_pagebuf_free(&pb);
 }
 
-/* More blocks than a buffer may have: refused, and @pb left empty */
+/* Larger than the device's SGEs can hold: refused before allocating */
 static void test_alloc_too_large(struct kunit *test)
 {
+	static const unsigned int sges[] = { 1, 4, 16 };
 	struct rpcrdma_pagebuf pb;
+	unsigned int i, max;
 
-	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_alloc(&pb, UINT_MAX, 1, GFP_KERNEL,
-						    NUMA_NO_NODE), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, pb.pb_len, 0U);
-	KUNIT_EXPECT_NULL(test, pb.pb_data);
+	for (i = 0; i < ARRAY_SIZE(sges); i++) {
+		max = rpcrdma_pagebuf_max_len(sges[i]);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    rpcrdma_pagebuf_alloc(&pb, max + 1, sges[i],
+							  GFP_KERNEL,
+							  NUMA_NO_NODE),
+				    -E2BIG, "%u SGEs", sges[i]);
+		KUNIT_EXPECT_EQ(test, pb.pb_len, 0U);
+		KUNIT_EXPECT_NULL(test, pb.pb_head);
+		KUNIT_EXPECT_NULL(test, pb.pb_pages);
+	}
+	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_alloc(&pb, UINT_MAX, 16,
+						    GFP_KERNEL, NUMA_NO_NODE),
+			-E2BIG);
 	rpcrdma_pagebuf_free(&pb);
 }
 
 static struct kunit_case pagebuf_cases[] = {
 	KUNIT_CASE_PARAM(test_layout, layout_gen_params),
+	KUNIT_CASE(test_max_len),
+	KUNIT_CASE(test_nblocks_no_wrap),
 	KUNIT_CASE_PARAM(test_fallback, fallback_gen_params),
 	KUNIT_CASE(test_fallback_chain),
 	KUNIT_CASE_PARAM(test_alloc, alloc_gen_params),
+	KUNIT_CASE_PARAM(test_fits, fits_gen_params),
 	KUNIT_CASE(test_alloc_zero),
 	KUNIT_CASE(test_alloc_too_large),
 	{}

@@ -77,8 +77,9 @@ expect_eq "client: xprtrdma_inline_thresh, client recv advertised and wanted" \
 	"$(sed -n 's/.*xprtrdma_inline_thresh:.* client send\/recv=[0-9]*\/\([0-9]*\) .*client recv wanted=\([0-9]*\).*/\1 \2/p' $T/trace | tail -n 1)" "$got $size"
 connections client
 run sh -c "echo 4096 >$R/rdma_max_inline_read"
-expect_eq "client: dmesg lines on the shortfall" \
-	"$(dmesg | grep -c "rpcrdma: .*no memory for $size-octet Receive buffers, advertising $got")" 1
+# One line per connection made short (rate-limited), so at least one
+expect_ge "client: dmesg lines on the shortfall" \
+	"$(dmesg | grep -c "rpcrdma: .*no device SGEs or memory for $size-octet Receive buffers, advertising $got")" 1
 
 # The server
 [ "$(ctl size=$size)" = "ok $size" ] || fail "the server VM refused max_req_size $size"
@@ -99,5 +100,5 @@ run umount /mnt/short
 expect_eq "server: svcrdma_cm_accept, server recv advertised and wanted" \
 	"$(ctl accepts | sed -n 's/.*svcrdma_cm_accept:.* server send\/recv=[0-9]*\/\([0-9]*\) .*server recv wanted=\([0-9]*\).*/\1 \2/p' | tail -n 1)" "$got $size"
 connections server
-expect_eq "server: dmesg lines on the shortfall" \
-	"$(ctl log | grep -c "svcrdma: no memory for $size-octet Receive buffers, advertising $got")" 1
+expect_ge "server: dmesg lines on the shortfall" \
+	"$(ctl log | grep -c "svcrdma: .*no device SGEs or memory for $size-octet Receive buffers, advertising $got")" 1
