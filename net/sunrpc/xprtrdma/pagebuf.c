@@ -144,8 +144,9 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_fallback_size);
  * fit: the same size, and no more SGEs than the new QP was created
  * with (a new device may offer fewer).
  *
- * Return: true when @pb is @len octets long and takes no more SGEs
- * than rpcrdma_pagebuf_sge_count(@len, @max_sges).
+ * Return: true when @pb is @len octets long, @len is within what
+ * @max_sges SGEs can hold, and @pb takes no more SGEs than
+ * rpcrdma_pagebuf_sge_count(@len, @max_sges).
  */
 bool rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb, unsigned int len,
 			  unsigned int max_sges)
@@ -153,6 +154,7 @@ bool rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb, unsigned int len,
 	unsigned int nsges = pb->pb_nblocks ? pb->pb_nblocks : 1;
 
 	return pb->pb_head && pb->pb_len == len &&
+	       len <= rpcrdma_pagebuf_max_len(max_sges) &&
 	       nsges <= rpcrdma_pagebuf_sge_count(len, max_sges);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_fits);
@@ -279,15 +281,21 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_free);
  * @len: how many octets from the start of @pb it holds
  *
  * The head is the first block, the rest is @pb's page list, as svcsock
- * hands up a TCP record. A @len beyond @pb's length is cut to it.
+ * hands up a TCP record. A @len beyond @pb's length is cut to it. When
+ * the first @len octets all lie in the head, @xdr->pages is left as it
+ * was: nfsd reads rq_arg.pages[0] even when page_len is 0, so svcrdma
+ * keeps the pages svc_alloc_arg() put there. The tail is left empty.
  */
 void rpcrdma_pagebuf_to_xdr(const struct rpcrdma_pagebuf *pb,
 			    struct xdr_buf *xdr, unsigned int len)
 {
 	len = min(len, pb->pb_len);
-	memset(xdr, 0, sizeof(*xdr));
 	xdr->head[0].iov_base = pb->pb_head;
 	xdr->head[0].iov_len = min(len, pb->pb_head_len);
+	xdr->tail[0].iov_base = NULL;
+	xdr->tail[0].iov_len = 0;
+	xdr->page_base = 0;
+	xdr->page_len = 0;
 	if (len > pb->pb_head_len) {
 		xdr->pages = pb->pb_pages + (1U << pb->pb_order);
 		xdr->page_len = len - pb->pb_head_len;

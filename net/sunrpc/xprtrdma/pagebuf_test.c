@@ -158,7 +158,13 @@ static u8 pattern(unsigned int offset)
 /* Is every octet of [@p, @p + @len) in the kernel's linear map? */
 static bool linear(const void *p, unsigned int len)
 {
-	return virt_addr_valid(p) && virt_addr_valid(p + len - 1);
+	const void *end = p + len;
+
+	/* Every page the range touches, and its last octet */
+	for (; p < end; p = PTR_ALIGN(p + 1, PAGE_SIZE))
+		if (!virt_addr_valid(p))
+			return false;
+	return !len || virt_addr_valid(end - 1);
 }
 
 /*
@@ -170,11 +176,21 @@ static void check_bvecs(struct kunit *test, const struct rpcrdma_pagebuf *pb,
 			unsigned int len)
 {
 	unsigned int i, k, off = 0, nvecs = 2 + (len >> PAGE_SHIFT);
+	struct page *sentinel[1] = {};
 	struct bio_vec *bvec;
 	struct xdr_buf xdr;
 	int n;
 
+	/* What the server's rq_arg holds before: svc_alloc_arg()'s pages */
+	memset(&xdr, 0, sizeof(xdr));
+	xdr.pages = sentinel;
 	rpcrdma_pagebuf_to_xdr(pb, &xdr, len);
+	if (len <= pb->pb_head_len)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, xdr.pages, sentinel,
+					"pages replaced though all is in the head");
+	else
+		KUNIT_EXPECT_PTR_EQ(test, xdr.pages,
+				    pb->pb_pages + (1U << pb->pb_order));
 	KUNIT_EXPECT_EQ(test, xdr.len, len);
 	KUNIT_EXPECT_EQ(test, xdr.head[0].iov_len + xdr.page_len, len);
 	KUNIT_EXPECT_TRUE_MSG(test, linear(xdr.head[0].iov_base,
@@ -285,6 +301,7 @@ static const struct fits_param fits_params[] = {
 	{ "device offers fewer SGEs: reallocate", 65536, 16, 65536, 4, false },
 	{ "fewer SGEs, still enough: keep",	65536, 4,  65536, 8, true },
 	{ "one page, any device: keep",		4096,  16, 4096,  1, true },
+	{ "more than the SGEs hold: reallocate",	131072, 16, 131072, 2, false },
 };
 
 KUNIT_ARRAY_PARAM_DESC(fits, fits_params, desc);
@@ -303,6 +320,30 @@ static void test_fits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rpcrdma_pagebuf_fits(&pb, p->new_len,
 						   p->new_sges), p->fits);
 	rpcrdma_pagebuf_free(&pb);
+}
+
+/* Flags that allow highmem or forbid sleeping still give linear memory */
+static void test_alloc_flags(struct kunit *test)
+{
+	static const gfp_t flags[] = {
+		GFP_HIGHUSER,
+		__GFP_NOMEMALLOC | __GFP_NORETRY | __GFP_NOWARN,
+	};
+	struct rpcrdma_pagebuf pb;
+	unsigned int i, k;
+
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		if (rpcrdma_pagebuf_alloc(&pb, 65536, 16, flags[i],
+					  NUMA_NO_NODE))
+			continue;	/* no reclaim: may fail, not the point */
+		for (k = 0; k < rpcrdma_pagebuf_nblocks(65536, 0); k++)
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       PageHighMem(pb.pb_pages[k]),
+					       "flags %u: page %u in highmem",
+					       i, k);
+		KUNIT_EXPECT_TRUE(test, linear(pb.pb_head, pb.pb_head_len));
+		rpcrdma_pagebuf_free(&pb);
+	}
 }
 
 static void test_alloc_zero(struct kunit *test)
@@ -347,6 +388,7 @@ static struct kunit_case pagebuf_cases[] = {
 	KUNIT_CASE(test_fallback_chain),
 	KUNIT_CASE_PARAM(test_alloc, alloc_gen_params),
 	KUNIT_CASE_PARAM(test_fits, fits_gen_params),
+	KUNIT_CASE(test_alloc_flags),
 	KUNIT_CASE(test_alloc_zero),
 	KUNIT_CASE(test_alloc_too_large),
 	{}
