@@ -186,7 +186,7 @@ static void check_bvecs(struct kunit *test, const struct rpcrdma_pagebuf *pb,
 	xdr.pages = sentinel;
 	rpcrdma_pagebuf_to_xdr(pb, &xdr, len);
 	if (len <= pb->pb_head_len)
-		KUNIT_EXPECT_PTR_EQ_MSG(test, xdr.pages, sentinel,
+		KUNIT_EXPECT_PTR_EQ_MSG(test, xdr.pages, &sentinel[0],
 					"pages replaced though all is in the head");
 	else
 		KUNIT_EXPECT_PTR_EQ(test, xdr.pages,
