@@ -76,6 +76,10 @@ modules: tree-6.12
 modules-mainline: tree-mainline
 	@SERIES_BASE=mainline TEST_MODULES=1 scripts/module.sh HEAD $(BUILD)/module-mainline
 
+## debug-kernel: the harness's debug kernel (KASAN, DEBUG_SG, lockdep...) from the mainline tree, in the trixie root
+debug-kernel: tree-mainline
+	@scripts/debug-kernel.sh
+
 ## tools: build the rpcrdma-cm user-space command and the test client rpcrdma-call (no kernel tree needed)
 tools:
 	@$(MAKE) -s -C $(TOOL_DIR)
@@ -126,6 +130,11 @@ wireshark-sample: modules tools
 KERNEL ?= $(or $(E2E_KERNEL),6.12)
 e2e: modules tools $(if $(filter 7.3,$(KERNEL)),modules-mainline)
 	@E2E_KERNEL=$(KERNEL) scripts/e2e.sh $(RUNS)
+
+## e2e-debug: the single-VM scenarios on the debug kernel (KASAN, DEBUG_SG, lockdep...); any splat fails (DEBUG_RUNS=quick: make check's subset)
+DEBUG_RUNS ?= full
+e2e-debug: modules tools debug-kernel
+	@E2E_KERNEL=7.3-debug E2E_RUNS_FILE=$(CURDIR)/tools/testing/nfsrdma/debug.runs scripts/e2e.sh debug-$(DEBUG_RUNS)
 
 ## e2e-interop: two hosts of different kernels and modules (7.3 with 6.12, ours with stock)
 e2e-interop: modules modules-mainline tools
@@ -209,7 +218,7 @@ distclean: clean
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-.PHONY: all demo deps deps-mainline deps-test fresh-root tree tree-mainline tree-6.12 refresh \
+.PHONY: all demo deps deps-mainline deps-test debug-kernel e2e-debug fresh-root tree tree-mainline tree-6.12 refresh \
 	modules modules-mainline tools kunit kunit-6.12 kunit-san tools-check e2e e2e-interop bench fuzz static \
 	wireshark install-wireshark uninstall-wireshark wireshark-check wireshark-sample \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \

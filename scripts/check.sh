@@ -205,8 +205,9 @@ check_stock_fails() {
 # make check-full (FULL=1): the storm scenario at 1000 connects per
 # phase, 20 nfsd restarts instead of 8, 7.3's server-restart and
 # two-host runs, all six interop runs instead of three, a ten-minute
-# fuzz run instead of one minute, KUnit on the 6.12 series too, and the
-# whole of make check again in a fresh root
+# fuzz run instead of one minute, KUnit on the 6.12 series too, the
+# single-VM scenarios on the debug kernel (KASAN, DEBUG_SG, lockdep...)
+# and the whole of make check again in a fresh root
 if [ -n "${FULL:-}" ]; then
 	export E2E_APPEND="${E2E_APPEND:+$E2E_APPEND }e2e.storm=1000 e2e.restarts=20"
 	export E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-1800}
@@ -345,6 +346,16 @@ lane_kunit() {
 		quietly kunit "$TOP/scripts/kunit.sh"
 	[ -z "${FULL:-}" ] || SERIES_BASE=6.12 KUNIT_BUILD=$BUILD/kunit-6.12 KUNIT_NICE=19 \
 		quietly kunit-6.12 "$TOP/scripts/kunit.sh"
+	# check-full: the debug kernel (tens of minutes of building, at the
+	# lowest priority too), then the single-VM scenarios on it
+	if [ -n "${FULL:-}" ]; then
+		quietly debug-kernel nice -n 19 "$TOP/scripts/debug-kernel.sh"
+		if [ "$(rc_of debug-kernel)" = 0 ]; then
+			quietly e2e-debug env E2E_KERNEL=7.3-debug \
+				E2E_RUNS_FILE="$TOP/tools/testing/nfsrdma/debug.runs" \
+				"$TOP/scripts/e2e.sh" debug-full
+		fi
+	fi
 }
 
 fresh_root_skipped() {
@@ -414,7 +425,7 @@ main() {
 	# mainline series only the second's; build/kunit and
 	# build/kunit-6.12 only the third's, which reads the 7.3 tree's
 	# files, as the modules step before the lanes did). Their output goes to the logs, shown when all end.
-	forget_logs $LANE_STEPS kunit kunit-6.12 patchset patchset-6.12
+	forget_logs $LANE_STEPS kunit kunit-6.12 debug-kernel e2e-debug patchset patchset-6.12
 	rm -f "$LOGDIR"/e2e-stock-*.raw
 	in_lanes lane_one lane_two lane_kunit
 	show_lanes kunit
@@ -422,6 +433,14 @@ main() {
 	if [ -n "${FULL:-}" ]; then
 		show_lanes kunit-6.12
 		count_kunit kunit-6.12 "$BUILD/kunit-6.12" "$(rc_of kunit-6.12)"
+		show_lanes debug-kernel e2e-debug
+		if [ "$(rc_of debug-kernel)" = 0 ]; then
+			pass debug-kernel
+		else
+			fail debug-kernel "the debug kernel's build failed: $(grep -m1 -E '^(ERROR|WARNING): ' \
+				"$LOGDIR/debug-kernel.log" || echo "see $LOGDIR/debug-kernel.log")"
+		fi
+		count_ktap e2e-debug "" "$(rc_of e2e-debug)"
 	fi
 	show_lanes $LANE_STEPS
 	# A script that died after its last case still counts as failed

@@ -218,8 +218,8 @@ harness_env() {
 	SERIES_BASE=6.12 load_base
 	export E2E_KERNEL=${E2E_KERNEL:-6.12}
 	case $E2E_KERNEL in
-	6.12|7.3) ;;
-	*) die "E2E_KERNEL=$E2E_KERNEL: use 6.12 or 7.3" ;;
+	6.12|7.3|7.3-debug) ;;
+	*) die "E2E_KERNEL=$E2E_KERNEL: use 6.12, 7.3 or 7.3-debug" ;;
 	esac
 	export KVER_6_12=$KVER MODROOT_6_12=/ RPCRDMA_OURS_6_12=$BUILD/module/rpcrdma.ko
 	if [ -r "$MAINLINE_ENV" ]; then
@@ -229,6 +229,14 @@ harness_env() {
 		export RPCRDMA_OURS_7_3=$BUILD/module-mainline/rpcrdma.ko
 	elif [ "$E2E_KERNEL" = 7.3 ]; then
 		die "$MAINLINE_ENV is missing: run 'make deps-mainline'"
+	fi
+	if [ -r "$BUILD/debug-kernel.env" ]; then
+		# shellcheck source=/dev/null
+		. "$BUILD/debug-kernel.env"
+		export KVER_7_3_debug=$DEBUG_KVER MODROOT_7_3_debug=$DEBUG_ROOT
+		export RPCRDMA_OURS_7_3_debug=$DEBUG_ROOT/lib/modules/$DEBUG_KVER/kernel/net/sunrpc/xprtrdma/rpcrdma.ko
+	elif [ "$E2E_KERNEL" = 7.3-debug ]; then
+		die "$BUILD/debug-kernel.env is missing: run 'make debug-kernel'"
 	fi
 	export RPCRDMA_CM=$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm
 	export RPCRDMA_CALL=$TOP/tools/testing/rpcrdma-call/rpcrdma-call

@@ -7,7 +7,9 @@
 # gcc-14 and trixie's libc, so its modules are built in a Debian trixie
 # root made by mmdebstrap: $BUILD/trixie-root, with
 # linux-headers-<MAINLINE_KVER> of the mainline base's version (from
-# trixie-backports), make and dkms. The kernel's modules are installed
+# trixie-backports), make and dkms, and what a whole kernel's build
+# needs (flex, bison, bc, libelf and libssl headers) for the debug
+# kernel of debug-kernel.sh. The kernel's modules are installed
 # too (linux-modules- and linux-base-KVER, fetched by mainline-deps.sh),
 # so that the DKMS check sees a Debian 13 host running 7.3: dkms
 # installs beside the stock rpcrdma.ko and modprobe chooses between
@@ -32,7 +34,10 @@ STAMP=$ROOT.stamp
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 SPARSE_SUITE=sid
 
-stamp() { echo "$MAINLINE_VERSION $MAINLINE_KVER sparse:$SPARSE_SUITE binutils dkms modules"; }
+# What a whole kernel's build needs beyond a module's (debug-kernel.sh)
+KBUILD_PKGS=flex,bison,bc,libelf-dev,libssl-dev,cpio
+
+stamp() { echo "$MAINLINE_VERSION $MAINLINE_KVER sparse:$SPARSE_SUITE binutils dkms modules $KBUILD_PKGS"; }
 
 make_root() {
 	local work deb
@@ -41,7 +46,7 @@ make_root() {
 	log "bootstrapping a Debian trixie build root for the $MAINLINE_VERSION headers"
 	rm -rf --one-file-system "$ROOT" "$STAMP"
 	QUIET_WHAT="trixie-root: mmdebstrap" quiet mmdebstrap --variant=minbase \
-		--include="linux-headers-$MAINLINE_KVER=$MAINLINE_VERSION,make,binutils,dkms,kmod" \
+		--include="linux-headers-$MAINLINE_KVER=$MAINLINE_VERSION,make,binutils,dkms,kmod,$KBUILD_PKGS" \
 		trixie "$ROOT" \
 		"deb [signed-by=$KEYRING] http://deb.debian.org/debian trixie main" \
 		"deb [signed-by=$KEYRING] http://deb.debian.org/debian trixie-backports main"

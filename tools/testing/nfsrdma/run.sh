@@ -74,12 +74,23 @@ kernel_of() {
 }
 module_of() { echo "${1##*:}"; }
 
-# kernel_vars K: K_VER, K_ROOT, K_OURS, K_IMAGE of kernel K (6.12, 7.3)
-kernel_vars() {
-	local v=${1//./_} n
+# builder_of K: the make target that builds our rpcrdma.ko for kernel K
+builder_of() {
 	case "$1" in
-	6.12|7.3) ;;
-	*) die "unknown kernel '$1': use 6.12 or 7.3" ;;
+	7.3) echo "make modules-mainline" ;;
+	7.3-debug) echo "make debug-kernel" ;;
+	*) echo "make modules" ;;
+	esac
+}
+
+# kernel_vars K: K_VER, K_ROOT, K_OURS, K_IMAGE of kernel K (6.12, 7.3,
+# or 7.3-debug: the debug kernel of scripts/debug-kernel.sh, whose own
+# rpcrdma.ko has the series)
+kernel_vars() {
+	local v=${1//[.-]/_} n
+	case "$1" in
+	6.12|7.3|7.3-debug) ;;
+	*) die "unknown kernel '$1': use 6.12, 7.3 or 7.3-debug" ;;
 	esac
 	n=KVER_$v; K_VER=${!n:-}
 	n=MODROOT_$v; K_ROOT=${!n:-}
@@ -87,7 +98,7 @@ kernel_vars() {
 	[ -n "$K_VER" ] && [ -n "$K_ROOT" ] && [ -n "$K_OURS" ] ||
 		die "kernel $1: KVER_$v, MODROOT_$v and RPCRDMA_OURS_$v must be set (scripts/lib.sh harness_env)"
 	[ -f "$K_OURS" ] ||
-		die "no $K_OURS: build our rpcrdma.ko for $1 ($([ "$1" = 7.3 ] && echo 'make modules-mainline' || echo 'make modules'))"
+		die "no $K_OURS: build our rpcrdma.ko for $1 ($(builder_of "$1"))"
 	K_IMAGE=$K_ROOT/boot/vmlinuz-$K_VER
 	[ -r "$K_IMAGE" ] || K_IMAGE=${K_ROOT%/}/lib/modules/$K_VER/vmlinuz
 	[ -r "$K_IMAGE" ] || die "kernel $1: no vmlinuz for $K_VER under $K_ROOT"
