@@ -1,0 +1,95 @@
+# Reconnects under load, with the Receive Size changing: 8 streams of
+# O_DIRECT writes and reads (each file checked by md5 as read back)
+# keep RPCs in flight while nfsd is restarted 6 times, each time after
+# the client's inline read threshold (its Receive Size) and nfsd's
+# max_req_size changed. A reconnect must leave alone the Receive
+# buffers that RPCs in flight still read, and resize the others: no
+# data may differ, the mount must carry on, and the last connection
+# must have negotiated the last sizes.
+S=/proc/sys/sunrpc/svc_rdma
+R=/proc/sys/sunrpc
+T=/sys/kernel/tracing
+restore() {
+	echo 0 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable
+	echo 4096 >$S/max_req_size
+	echo 4096 >$R/rdma_max_inline_read
+	echo 4096 >$R/rdma_max_inline_write
+	rm -f /tmp/rl.stop
+}
+trap restore EXIT
+# One xprtrdma_inline_thresh line per connection the client makes
+echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no tracepoint"
+echo >$T/trace
+echo 65536 >$S/max_req_size
+echo 65536 >$R/rdma_max_inline_read
+echo 65536 >$R/rdma_max_inline_write
+local_nfsd
+mnt=/mnt/rl
+nfs_mount 4.1 $mnt
+f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
+
+# stream N: write and read back files with block sizes from 1 KiB to
+# 128 KiB until /tmp/rl.stop exists; a difference goes to /tmp/rl.bad
+rm -f /tmp/rl.stop /tmp/rl.bad /tmp/rl.count.*
+stream() {
+	local n=$1 i=0 bs
+	while [ ! -e /tmp/rl.stop ]; do
+		for bs in 1024 3000 4096 12288 65536 131072; do
+			head -c $((bs * 8)) /dev/urandom >/tmp/rl.src.$n
+			dd if=/tmp/rl.src.$n of=$mnt/s$n bs=$bs oflag=direct 2>/dev/null ||
+				echo "stream $n: write bs=$bs failed" >>/tmp/rl.bad
+			dd if=$mnt/s$n of=/tmp/rl.back.$n bs=$bs iflag=direct 2>/dev/null ||
+				echo "stream $n: read bs=$bs failed" >>/tmp/rl.bad
+			cmp -s /tmp/rl.src.$n /tmp/rl.back.$n ||
+				echo "stream $n: bs=$bs differs" >>/tmp/rl.bad
+			i=$((i + 1))
+		done
+		echo $i >/tmp/rl.count.$n
+	done
+}
+pids=
+for n in 1 2 3 4 5 6 7 8; do
+	stream $n &
+	pids="$pids $!"
+done
+
+# Each restart: new sizes for the next connection, then nfsd stopped
+# and started under the streams' I/O
+last_recv= last_req=
+for sizes in "8192 16384" "262144 262144" "4096 65536" "131072 32768" "16384 262144" "65536 65536"; do
+	sleep 3
+	last_recv=${sizes% *} last_req=${sizes#* }
+	echo "$last_recv" >$R/rdma_max_inline_read
+	echo "$last_req" >$S/max_req_size
+	nfsd_restart
+	nfsd_end_grace
+	say "restarted nfsd: client Receive Size $last_recv, max_req_size $last_req"
+done
+sleep 5
+: >/tmp/rl.stop
+for p in $pids; do
+	wait "$p"
+done
+total=0
+for n in 1 2 3 4 5 6 7 8; do
+	total=$((total + $(cat /tmp/rl.count.$n 2>/dev/null || echo 0)))
+done
+expect_ge "transfers checked across the restarts" $total 48
+expect_ge "connections the client made" \
+	"$(grep -c xprtrdma_inline_thresh $T/trace)" 7
+expect_eq "transfers that failed or differ" "$(cat /tmp/rl.bad 2>/dev/null | head -n 3 | tr '\n' ';')" ""
+# The mount reconnected with the last sizes
+i=0
+until [ "$(field client_recv_size <"$f")" = "$last_recv" ] &&
+      [ "$(field server_recv_size <"$f")" = "$last_req" ]; do
+	i=$((i + 1))
+	[ $i -lt 60 ] || break
+	ls $mnt >/dev/null 2>&1
+	sleep 1
+done
+expect_eq "last connection: client Receive Size" "$(field client_recv_size <"$f")" "$last_recv"
+expect_eq "last connection: server Receive Size" "$(field server_recv_size <"$f")" "$last_req"
+expect_eq "last connection: server_to_client" "$(field server_to_client <"$f")" \
+	"$([ "$last_recv" -lt "$last_req" ] && echo "$last_recv" || echo "$last_req")"
+run rm -f $mnt/s1 $mnt/s2 $mnt/s3 $mnt/s4 $mnt/s5 $mnt/s6 $mnt/s7 $mnt/s8
+run umount $mnt
