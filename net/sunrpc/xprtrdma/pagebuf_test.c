@@ -195,8 +195,7 @@ static void check_bvecs(struct kunit *test, const struct rpcrdma_pagebuf *pb,
 	KUNIT_EXPECT_EQ(test, xdr.head[0].iov_len + xdr.page_len, len);
 	KUNIT_EXPECT_TRUE_MSG(test, linear(xdr.head[0].iov_base,
 					   xdr.head[0].iov_len),
-			      "head %px is not in the linear map",
-			      xdr.head[0].iov_base);
+			      "the head is not in the linear map");
 
 	bvec = kunit_kcalloc(test, nvecs, sizeof(*bvec), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, bvec);
