@@ -131,7 +131,7 @@ KERNEL ?= $(or $(E2E_KERNEL),6.12)
 e2e: modules tools $(if $(filter 7.3,$(KERNEL)),modules-mainline)
 	@E2E_KERNEL=$(KERNEL) scripts/e2e.sh $(RUNS)
 
-## e2e-debug: the single-VM scenarios on the debug kernel (KASAN, DEBUG_SG, lockdep...); any splat fails (DEBUG_RUNS=quick: four of them)
+## e2e-debug: the single-VM scenarios on the debug kernel (KASAN, DEBUG_SG, lockdep...); any splat fails (DEBUG_RUNS=quick: six of them)
 DEBUG_RUNS ?= full
 e2e-debug: modules tools debug-kernel
 	@E2E_KERNEL=7.3-debug E2E_SCENARIO_TIMEOUT=$${E2E_SCENARIO_TIMEOUT:-1800} \

@@ -27,13 +27,27 @@ ARCHLIB=lib/x86_64-linux-gnu
 # Modules the guests need, by name; modprobe --show-depends adds the rest.
 # crc32_generic: 6.12's rdma_rxe needs it and modules.dep does not say
 # so. 7.3 has none: its rdma_rxe calls the built-in crc32 library.
-MODULES="crc32_generic virtio_net dummy rdma_rxe rdma_ucm sunrpc nfsd nfsv4 nfsv3 rpcrdma"
-OPTIONAL_MODULES=" crc32_generic "
+# rpcsec_gss_krb5 serves the krb5 scenario, with the crypto templates
+# its enctypes are built from (cts(cbc(aes)); on 7.3 also 7.3's krb5
+# library's authenc and krb5enc), which the kernel would otherwise ask
+# a modprobe for, and which some kernels build in.
+# virtio_blk and ext4 hold the block-device export of nfsd-direct-write.
+MODULES="crc32_generic virtio_net dummy rdma_rxe rdma_ucm sunrpc nfsd nfsv4 nfsv3 rpcrdma
+ cts authenc krb5enc rpcsec_gss_krb5 virtio_blk ext4"
+OPTIONAL_MODULES=" crc32_generic cts authenc krb5enc virtio_blk ext4 "
+# Soft dependencies that need a CPU feature qemu's TCG CPU lacks (the
+# insmod fails with ENODEV); the generic module beside each serves
+SKIP_MODULES=" crc32c-intel "
 
 # nfs-utils and rpcbind come from their .debs, unpacked, so that nothing
 # NFS-related is installed (or started) on the host.
 NFS_DEBS="nfs-kernel-server nfs-common rpcbind libnfsidmap1 libevent-core-2.1-7
  libwrap0 libtirpc3 libtirpc-common"
+# MIT Kerberos for the krb5 scenario: a KDC, its admin tool, and the
+# GSS-API libraries rpc.gssd and rpc.svcgssd link against
+KRB5_DEBS="krb5-kdc krb5-admin-server krb5-user libkrb5-3 libgssapi-krb5-2
+ libk5crypto3 libkrb5support0 libkadm5srv-mit12 libkadm5clnt-mit12 libkdb5-10
+ libgssrpc4 libverto1 libverto-libev1 libev4 libkeyutils1 libcom-err2 libss2"
 
 die() { printf 'initramfs.sh: %s\n' "$*" >&2; exit 1; }
 
@@ -44,7 +58,7 @@ trap 'rm -rf "$ROOT" "$XROOT"' EXIT
 fetch_nfs_utils() {
 	local p missing=()
 	mkdir -p "$DEBS"
-	for p in $NFS_DEBS; do
+	for p in $NFS_DEBS $KRB5_DEBS; do
 		compgen -G "$DEBS/${p}_*.deb" >/dev/null || missing+=("$p")
 	done
 	if [ "${#missing[@]}" -gt 0 ]; then
@@ -95,6 +109,22 @@ install_programs() {
 		copy_bin "$XROOT/usr/sbin/$b" usr/sbin
 	done
 	copy_bin "$XROOT/sbin/rpcbind" sbin
+	copy_bin /sbin/mke2fs sbin
+	ln -sf mke2fs "$ROOT/sbin/mkfs.ext4"
+	# Kerberos: the KDC with its database plugin, and GSS on both ends
+	for b in rpc.gssd rpc.svcgssd rpc.idmapd krb5kdc kdb5_util kadmin.local; do
+		copy_bin "$XROOT/usr/sbin/$b" usr/sbin
+	done
+	copy_bin "$XROOT/usr/bin/klist" usr/bin
+	mkdir -p "$ROOT/usr/$ARCHLIB/krb5/plugins/kdb"
+	cp -L "$XROOT/usr/$ARCHLIB/krb5/plugins/kdb/db2.so" "$ROOT/usr/$ARCHLIB/krb5/plugins/kdb/"
+	copy_libs "$XROOT/usr/$ARCHLIB/krb5/plugins/kdb/db2.so"
+	# libnfsidmap's name mapping (rpc.idmapd, rpc.svcgssd)
+	mkdir -p "$ROOT/usr/$ARCHLIB/libnfsidmap"
+	cp -L "$XROOT/usr/$ARCHLIB/libnfsidmap/nsswitch.so" "$ROOT/usr/$ARCHLIB/libnfsidmap/"
+	# libverto looks for its event-loop module beside itself
+	cp -L "$XROOT/usr/$ARCHLIB/libverto-libev.so.1" "$ROOT/$ARCHLIB/"
+	copy_libs "$XROOT/usr/$ARCHLIB/libverto-libev.so.1"
 	# rdma-core's soft-RoCE provider
 	cp -L /usr/$ARCHLIB/libibverbs/librxe-rdmav*.so "$ROOT/usr/$ARCHLIB/libibverbs/"
 	copy_libs /usr/$ARCHLIB/libibverbs/librxe-rdmav*.so
@@ -138,6 +168,7 @@ install_modules() {
 	done | awk '!seen[$0]++' | while read -r f; do
 		case "${f##*/}" in rpcrdma.ko*) f=$stock ;; esac
 		n=${f##*/}
+		[[ "$SKIP_MODULES" != *" ${n%%.ko*} "* ]] || continue
 		case "$n" in
 		*.ko.xz) n=${n%.xz}; xz -dc "$f" >"$ROOT/lib/modules/e2e/$n" ;;
 		*.ko.zst) n=${n%.zst}; zstd -qdc "$f" >"$ROOT/lib/modules/e2e/$n" ;;

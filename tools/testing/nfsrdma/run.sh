@@ -372,8 +372,13 @@ run_single() {
 	local name=$1 spec=$2 scenarios=$3 logf=$OUTDIR/$1.log rc=0
 	log "run $name: one VM, kernel $(kernel_of "$spec"), rpcrdma=$(module_of "$spec") (log $logf)"
 	vm_limit "$scenarios"
+	# A blank disk for the scenarios that export a block device
+	# (nfsd-direct-write), sparse and made afresh for each boot
+	rm -f "$OUTDIR/$name.disk"
+	truncate -s 256M "$OUTDIR/$name.disk"
 	start_vm "$(kernel_of "$spec")" "$logf" 1 1024 \
-		"$(append_for single "$spec" "$scenarios" "$spec")" -nic none
+		"$(append_for single "$spec" "$scenarios" "$spec")" -nic none \
+		-drive "file=$OUTDIR/$name.disk,if=virtio,format=raw,cache=unsafe"
 	QUIET_SIZE= VM_SILENT=
 	while kill -0 "$VM_PID" 2>/dev/null; do
 		! silenced "$VM_PID" "$logf" || break
@@ -381,6 +386,7 @@ run_single() {
 	done
 	wait "$VM_PID" || rc=$?
 	VM_PIDS=()
+	rm -f "$OUTDIR/$name.disk"
 	report "$name" "$scenarios" "$logf" "$rc"
 	run_end "$name"
 }

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0
+# NFS over RDMA with Kerberos: sec=krb5, krb5i and krb5p, NFSv3 and
+# NFSv4.1, at inline thresholds of 4 KiB and 64 KiB on both ends. A KDC
+# (MIT krb5kdc) runs in the VM, rpc.gssd on the client end, rpc.svcgssd
+# and rpc.idmapd on the server end, one host principal in the keytab.
+#
+# RPCSEC_GSS is where the RPC layer turns the transport's buffers into
+# scatterlists: the MIC over each Call and Reply header, the checksum of
+# krb5i, the in-place decryption of krb5p, on both ends. Each size from
+# 1 octet to past the threshold, around each page boundary, is written
+# with O_DIRECT (one WRITE of that size) and compared in the export
+# itself, then read back through the mount with O_DIRECT (one READ) and
+# compared again.
+S=/proc/sys/sunrpc/svc_rdma
+R=/proc/sys/sunrpc
+REALM=E2E.TEST
+K=/tmp/krb5
+local_nfsd
+
+restore() {
+	[ -s "$REASON_FILE" ] && logs
+	umount /mnt/krb5 2>/dev/null
+	killall -q rpc.gssd rpc.svcgssd rpc.idmapd krb5kdc 2>/dev/null
+	echo 4096 >$S/max_req_size
+	echo 4096 >$R/rdma_max_inline_read
+	echo 4096 >$R/rdma_max_inline_write
+	echo "/export 192.0.2.0/24(rw,fsid=0,no_subtree_check,no_root_squash,insecure,sync)" >/etc/exports
+	exportfs -ra
+}
+trap restore EXIT
+
+# logs: the daemons' last words, for a failure's diagnosis
+logs() {
+	local f
+	for f in $K/kdc.log $K/gssd.log $K/svcgssd.log $K/idmapd.log; do
+		echo "---- $f"
+		tail -n 15 "$f" 2>/dev/null
+	done
+}
+
+# The host name the server's address resolves to (/etc/hosts): gssd
+# asks for a ticket to nfs/e2e-server, and finds its own machine
+# credential, nfs/<hostname>, in the keytab
+hostname e2e-server
+mkdir -p $K /etc/krb5kdc /var/lib/krb5kdc /var/tmp
+cat >/etc/krb5.conf <<EOF
+[libdefaults]
+	default_realm = $REALM
+	dns_lookup_kdc = false
+	dns_lookup_realm = false
+	rdns = false
+	udp_preference_limit = 1
+[realms]
+	$REALM = {
+		kdc = 127.0.0.1
+		admin_server = 127.0.0.1
+	}
+[domain_realm]
+	e2e-server = $REALM
+[logging]
+	kdc = FILE:$K/kdc.log
+EOF
+cat >/etc/krb5kdc/kdc.conf <<EOF
+[kdcdefaults]
+	kdc_ports = 88
+	kdc_tcp_ports = 88
+[realms]
+	$REALM = {
+		database_name = /var/lib/krb5kdc/principal
+		key_stash_file = /etc/krb5kdc/stash
+		acl_file = /etc/krb5kdc/kadm5.acl
+		supported_enctypes = aes256-cts-hmac-sha1-96:normal aes128-cts-hmac-sha1-96:normal
+	}
+EOF
+printf '[General]\nDomain = e2e.test\n[Mapping]\nNobody-User = nobody\nNobody-Group = nogroup\n' >/etc/idmapd.conf
+rm -f /etc/krb5.keytab /var/lib/krb5kdc/principal*
+run kdb5_util -r $REALM create -s -P e2e-master-password
+run kadmin.local -q "addprinc -randkey nfs/e2e-server@$REALM"
+run kadmin.local -q "ktadd -k /etc/krb5.keytab nfs/e2e-server@$REALM"
+run krb5kdc
+pass "KDC up, nfs/e2e-server in the keytab"
+
+# Server end: context upcalls (rpc.svcgssd), owner names (rpc.idmapd,
+# which also serves the client end's NFSv4 idmapper pipe)
+rpc.svcgssd -f -vvv >$K/svcgssd.log 2>&1 &
+rpc.idmapd -f -vvv >$K/idmapd.log 2>&1 &
+rpc.gssd -f -vvv >$K/gssd.log 2>&1 &
+for d in rpc.svcgssd rpc.idmapd rpc.gssd; do
+	wait_for "$d to run" 10 pidof $d
+done
+# The machine principal maps to no local user: it works as nobody
+mkdir -p /export/k && chmod 1777 /export/k
+echo "/export 192.0.2.0/24(rw,fsid=0,no_subtree_check,no_root_squash,insecure,sync,sec=sys:krb5:krb5i:krb5p)" >/etc/exports
+run exportfs -ra
+# rpc.gssd trades the context's tokens in NULL calls of its own, over
+# TCP to port 2049 for an rdma mount, as nfs-utils does; all else goes
+# over RDMA. nfsd listens there too, as a real server would.
+grep -qx "tcp 2049" /proc/fs/nfsd/portlist ||
+	echo "tcp 2049" >/proc/fs/nfsd/portlist || fail "nfsd: cannot listen on tcp 2049"
+
+# sizes T: 1 octet to past the threshold T, each page boundary +-1
+sizes() {
+	{
+		printf '%s\n' 1 100 1000
+		for b in 4096 8192 16384 32768 65536; do
+			printf '%s\n' $((b - 1)) $b $((b + 1))
+		done
+		printf '%s\n' $(($1 - 1)) "$1" 131072 262151
+	} | awk -v t="$1" '$1 >= 1 && $1 <= t + 1 || $1 > 131071' | sort -n | uniq
+}
+
+mnt=/mnt/krb5
+for t in 4096 65536; do
+	echo $t >$S/max_req_size
+	echo $t >$R/rdma_max_inline_read
+	echo $t >$R/rdma_max_inline_write
+	for sec in krb5 krb5i krb5p; do
+		for vers in 3 4.1; do
+			nfs_mount $vers $mnt sec=$sec
+			o=$(grep " $mnt " /proc/mounts)
+			case "$o" in *,proto=rdma,*) ;; *) o= ;; esac
+			case "$o" in *,sec=$sec,*) ;;
+			*) fail "$t $sec v$vers: the mount is not sec=$sec over rdma: $o" ;;
+			esac
+			d=$mnt/k
+			bad= back= n=0
+			for s in $(sizes $t); do
+				head -c "$s" /dev/urandom >/tmp/w
+				dd if=/tmp/w of=$d/w.$s bs="$s" count=1 oflag=direct 2>/dev/null ||
+					fail "$t $sec v$vers: O_DIRECT write of $s octets"
+				cmp -s /tmp/w /export/k/w.$s || bad="$bad $s"
+				dd if=$d/w.$s of=/tmp/r bs="$s" count=1 iflag=direct 2>/dev/null ||
+					fail "$t $sec v$vers: O_DIRECT read of $s octets"
+				cmp -s /tmp/w /tmp/r || back="$back $s"
+				rm -f $d/w.$s
+				n=$((n + 1))
+			done
+			expect_eq "$t $sec v$vers: of $n sizes, those that differ on the server" \
+				"${bad:- none}" " none"
+			expect_eq "$t $sec v$vers: of $n sizes, those read back different" \
+				"${back:- none}" " none"
+			run umount $mnt
+		done
+	done
+done
