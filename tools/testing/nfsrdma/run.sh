@@ -26,7 +26,8 @@
 #                   guest counts as hung (default: the scenario limit,
 #                   or 600 if that is less, plus 300)
 #   E2E_OUT         work directory (scripts/e2e.sh: build/e2e/KERNEL)
-#   E2E_EXTRA_CPIO  an archive to add to the initramfs (bench: fio)
+#   E2E_EXTRA_CPIO  an archive to add to the initramfs (a scenario with
+#                   the line "# e2e-needs: fio" gets fio without it)
 #   E2E_APPEND      more words for the guests' kernel command line
 #   E2E_SERVER_SYSCTL  KEY=VALUE,... sysctls the server VM of a two-host
 #                   run sets before nfsd starts (sunrpc.svc_rdma.max_req_size=32768)
@@ -140,19 +141,60 @@ guest_initramfs() {
 	rm -rf "$stage"
 }
 
-# boot_initramfs K: $OUTDIR/boot-K.cpio, what a VM of kernel K boots
+# fio_layer: an archive of fio and every library it loads (Debian's fio
+# links the Ceph and Gluster clients: about 80 MB), cached by fio's hash
+fio_layer() {
+	local key out stage lib
+	command -v fio >/dev/null || die "no fio (make deps)"
+	key=$(sha256sum "$(command -v fio)" | cut -c1-16)
+	out=$OUTDIR/fio-$key.cpio
+	if [ ! -s "$out" ]; then
+		rm -f "$OUTDIR"/fio-*.cpio
+		stage=$(mktemp -d)
+		mkdir -p "$stage/usr/bin"
+		cp "$(command -v fio)" "$stage/usr/bin/fio"
+		ldd "$(command -v fio)" | awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' |
+		while read -r lib; do
+			mkdir -p "$stage$(dirname "$lib")"
+			cp -L "$lib" "$stage$lib"
+		done
+		(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out.tmp"
+		mv "$out.tmp" "$out"
+		rm -rf "$stage"
+	fi
+	echo "$out"
+}
+
+# needs_fio "SCENARIO...": whether one of them says "# e2e-needs: fio"
+needs_fio() {
+	local s
+	for s in $1; do
+		grep -qx '# e2e-needs: fio' "$HERE/scenarios/$s.sh" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# boot_initramfs K SCENARIOS: sets BOOT_CPIO, what a VM of kernel K
+# boots to run SCENARIOS: $OUTDIR/boot-K.cpio, or boot-K-fio.cpio with
+# fio in it when a scenario needs it
 boot_initramfs() {
-	local base
-	[ -s "$OUTDIR/boot-$1.cpio" ] && return 0
+	local base fio=
+	BOOT_CPIO=$OUTDIR/boot-$1.cpio
+	if needs_fio "$2"; then
+		BOOT_CPIO=$OUTDIR/boot-$1-fio.cpio
+		fio=$(fio_layer)
+	fi
+	[ -s "$BOOT_CPIO" ] && return 0
 	base=$(base_initramfs "$1")
 	# The kernel unpacks concatenated archives in order
-	cat "$base" ${E2E_EXTRA_CPIO:+"$E2E_EXTRA_CPIO"} "$OUTDIR/guest.cpio" >"$OUTDIR/boot-$1.cpio"
+	cat "$base" ${fio:+"$fio"} ${E2E_EXTRA_CPIO:+"$E2E_EXTRA_CPIO"} "$OUTDIR/guest.cpio" >"$BOOT_CPIO"
 }
 
 # --- VMs ---
 
-# start_vm KERNEL LOG SMP MEM APPEND [QEMU ARGS...]: qemu booting KERNEL
-# (6.12, 7.3) in the background; its pid in VM_PID. Keep SMP at 1: with
+# start_vm KERNEL LOG SMP MEM APPEND SCENARIOS [QEMU ARGS...]: qemu
+# booting KERNEL (6.12, 7.3) in the background, with fio in its
+# initramfs if one of SCENARIOS needs it; its pid in VM_PID. Keep SMP at 1: with
 # two vCPUs under multi-threaded TCG, a boot was seen to die on an int3
 # left by kernel text patching.
 #
@@ -205,13 +247,13 @@ silenced() {
 	kill "$1" 2>/dev/null || true
 }
 start_vm() {
-	local kernel=$1 logf=$2 smp=$3 mem=$4 append=$5
-	shift 5
+	local kernel=$1 logf=$2 smp=$3 mem=$4 append=$5 scenarios=$6
+	shift 6
 	kernel_vars "$kernel"
-	boot_initramfs "$kernel"
+	boot_initramfs "$kernel" "$scenarios"
 	timeout --kill-after=10 "$VM_LIMIT" \
 		qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
-		-nographic -no-reboot -kernel "$K_IMAGE" -initrd "$OUTDIR/boot-$kernel.cpio" \
+		-nographic -no-reboot -kernel "$K_IMAGE" -initrd "$BOOT_CPIO" \
 		-append "$GUEST_KERNEL_ARGS $append" \
 		"$@" </dev/null >"$logf" 2>&1 &
 	VM_PID=$!
@@ -377,7 +419,7 @@ run_single() {
 	rm -f "$OUTDIR/$name.disk"
 	truncate -s 256M "$OUTDIR/$name.disk"
 	start_vm "$(kernel_of "$spec")" "$logf" 1 1024 \
-		"$(append_for single "$spec" "$scenarios" "$spec")" -nic none \
+		"$(append_for single "$spec" "$scenarios" "$spec")" "$scenarios" -nic none \
 		-drive "file=$OUTDIR/$name.disk,if=virtio,format=raw,cache=unsafe"
 	QUIET_SIZE= VM_SILENT=
 	while kill -0 "$VM_PID" 2>/dev/null; do
@@ -424,14 +466,14 @@ run_two_host() {
 		capture=(-object "filter-dump,id=cap0,netdev=n0,file=$pcap,maxlen=$CAPTURE_SNAPLEN")
 	# The VMs' only link: a qemu stream netdev over a Unix socket
 	start_vm "$(kernel_of "$smod")" "$slog" 1 768 \
-		"$(append_for server "$smod" "" "$smod")${E2E_SERVER_SYSCTL:+ e2e.sysctl=$E2E_SERVER_SYSCTL}" \
+		"$(append_for server "$smod" "" "$smod")${E2E_SERVER_SYSCTL:+ e2e.sysctl=$E2E_SERVER_SYSCTL}" "" \
 		-nic none -netdev "stream,id=n0,server=on,addr.type=unix,addr.path=$sock" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:01 "${capture[@]}"
 	spid=$VM_PID
 	VM_LIMIT=$((VM_LIMIT - 120))
 	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	start_vm "$(kernel_of "$cmod")" "$clog" 1 768 \
-		"$(append_for client "$cmod" "$scenarios" "$smod")${E2E_SERVER_SYSCTL:+ e2e.server_sysctl=$E2E_SERVER_SYSCTL}" \
+		"$(append_for client "$cmod" "$scenarios" "$smod")${E2E_SERVER_SYSCTL:+ e2e.server_sysctl=$E2E_SERVER_SYSCTL}" "$scenarios" \
 		-nic none -netdev "stream,id=n0,server=off,addr.type=unix,addr.path=$sock" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:00:02:02
 	cpid=$VM_PID

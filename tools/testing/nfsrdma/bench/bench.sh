@@ -37,28 +37,6 @@ OUTDIR=$1
 command -v fio >/dev/null || { echo "bench.sh: no fio (make deps)" >&2; exit 2; }
 command -v gnuplot >/dev/null || { echo "bench.sh: no gnuplot (make deps)" >&2; exit 2; }
 
-# fio and every library it loads (Debian's fio links the Ceph and
-# Gluster clients: about 80 MB), as one more initramfs layer, cached
-fio_cpio() {
-	local key out stage lib
-	key=$(sha256sum /usr/bin/fio | cut -c1-16)
-	out=$E2E_OUT/fio-$key.cpio
-	if [ ! -s "$out" ]; then
-		stage=$(mktemp -d)
-		mkdir -p "$stage/usr/bin"
-		cp /usr/bin/fio "$stage/usr/bin/"
-		ldd /usr/bin/fio | awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' |
-		while read -r lib; do
-			mkdir -p "$stage$(dirname "$lib")"
-			cp -L "$lib" "$stage$lib"
-		done
-		(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out.tmp"
-		mv "$out.tmp" "$out"
-		rm -rf "$stage"
-	fi
-	echo "$out"
-}
-
 mkdir -p "$E2E_OUT"
 runs=$E2E_OUT/bench.runs
 {
@@ -74,10 +52,8 @@ echo "KTAP version 1"
 echo "1..2"
 start=$(date +%s)
 rc=0
-# On a line of its own: as a prefix assignment its failure would be lost
-cpio=$(fio_cpio)
 # The memory runs of --mem measure every threshold, as full does
-E2E_RUNS_FILE=$runs E2E_EXTRA_CPIO=$cpio E2E_APPEND="e2e.bench=${MODE/mem/full}" \
+E2E_RUNS_FILE=$runs E2E_APPEND="e2e.bench=${MODE/mem/full}" \
 E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-5400} E2E_VM_TIMEOUT=${E2E_VM_TIMEOUT:-6000} \
 	"$HERE/../run.sh" 2>&1 | sed 's/^/  /' || rc=$?
 echo "# bench: VM runs took $(($(date +%s) - start)) s"

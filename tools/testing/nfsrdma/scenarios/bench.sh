@@ -14,11 +14,12 @@
 # bytes (/proc/self/mountstats), the rxe device's own counters
 # (packets, Sends and Receives completed; both ends share rxe0 here)
 # and nfsd's RDMA Read and Write segment counters.
+# e2e-needs: fio
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 C=/sys/kernel/debug/sunrpc/svc_rdma/connections
 MNT=/mnt/bench
-command -v fio >/dev/null || fail "no fio in the initramfs (bench.sh adds it)"
+command -v fio >/dev/null || fail "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
 local_nfsd
 grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
 

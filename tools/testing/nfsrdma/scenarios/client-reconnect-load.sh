@@ -1,11 +1,14 @@
-# Reconnects under load, with the Receive Size changing: 8 streams of
-# O_DIRECT writes and reads (each file checked by md5 as read back)
-# keep RPCs in flight while nfsd is restarted 6 times, each time after
-# the client's inline read threshold (its Receive Size) and nfsd's
+# Reconnects under load, with the Receive Size changing: fio at iodepth
+# 64 (libaio, O_DIRECT, 4 to 128 KiB random writes of an 8 MiB file,
+# each block verified by crc32c as read back, round after round) and 8
+# streams of O_DIRECT writes and reads (each file checked by md5) keep
+# RPCs in flight while nfsd is restarted 6 times, each time after the
+# client's inline read threshold (its Receive Size) and nfsd's
 # max_req_size changed. A reconnect must leave alone the Receive
 # buffers that RPCs in flight still read, and resize the others: no
 # data may differ, the mount must carry on, and the last connection
 # must have negotiated the last sizes.
+# e2e-needs: fio
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 T=/sys/kernel/tracing
@@ -47,7 +50,25 @@ stream() {
 		echo $i >/tmp/rl.count.$n
 	done
 }
-pids=
+# fio_rounds: one fio round after another until /tmp/rl.stop exists;
+# each writes the whole file in random order at iodepth 64, then reads
+# it back and checks every block's crc32c. A failed round goes to
+# /tmp/rl.bad with fio's own words.
+fio_rounds() {
+	local i=0
+	while [ ! -e /tmp/rl.stop ]; do
+		fio --name=rl --filename=$mnt/fio --rw=randwrite --bsrange=4k-128k \
+			--size=8m --ioengine=libaio --iodepth=64 --direct=1 \
+			--verify=crc32c --do_verify=1 --minimal >/tmp/rl.fio 2>&1 ||
+			echo "fio round $i: $(grep -m1 -iE 'verify|error|bad' /tmp/rl.fio)" >>/tmp/rl.bad
+		i=$((i + 1))
+		echo $i >/tmp/rl.fio.count
+	done
+}
+command -v fio >/dev/null || fail "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
+rm -f /tmp/rl.fio.count
+fio_rounds &
+pids=$!
 for n in 1 2 3 4 5 6 7 8; do
 	stream $n &
 	pids="$pids $!"
@@ -75,6 +96,8 @@ for n in 1 2 3 4 5 6 7 8; do
 	total=$((total + $(cat /tmp/rl.count.$n 2>/dev/null || echo 0)))
 done
 expect_ge "transfers checked across the restarts" $total 48
+expect_ge "fio rounds at iodepth 64 verified across the restarts" \
+	"$(cat /tmp/rl.fio.count 2>/dev/null)" 1
 expect_ge "connections the client made" \
 	"$(grep -c xprtrdma_inline_thresh $T/trace)" 7
 expect_eq "transfers that failed or differ" "$(cat /tmp/rl.bad 2>/dev/null | head -n 3 | tr '\n' ';')" ""
