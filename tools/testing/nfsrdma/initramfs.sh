@@ -27,7 +27,10 @@ ARCHLIB=lib/x86_64-linux-gnu
 # Modules the guests need, by name; modprobe --show-depends adds the rest.
 # crc32_generic: 6.12's rdma_rxe needs it and modules.dep does not say
 # so. 7.3 has none: its rdma_rxe calls the built-in crc32 library.
-# rpcsec_gss_krb5 serves the krb5 scenario, with the crypto templates
+# rpcsec_gss_krb5 serves the krb5 scenario (loaded at every boot, as
+# on a host with nfs-common: an NFSv4 client then tries krb5i for its
+# lease first and, with no rpc.gssd running, goes on with AUTH_SYS at
+# once), with the crypto templates
 # its enctypes are built from (cts(cbc(aes)); on 7.3 also 7.3's krb5
 # library's authenc and krb5enc), which the kernel would otherwise ask
 # a modprobe for, and which some kernels build in.

@@ -117,7 +117,7 @@ base_initramfs() {
 		sha256sum "$K_OURS" "$RPCRDMA_CM" "$RPCRDMA_CALL" "$HERE/initramfs.sh" \
 			"${K_ROOT%/}/lib/modules/$K_VER/modules.dep" "$K_IMAGE"
 		sha256sum "$(dirname "$K_OURS")/nfsrdma_fragment.ko" 2>/dev/null || true
-		dpkg-query -W busybox-static rdma-core ibverbs-providers iproute2 2>/dev/null || true
+		dpkg-query -W busybox-static rdma-core ibverbs-providers iproute2 e2fsprogs 2>/dev/null || true
 	} | sha256sum | cut -c1-16)
 	base=$OUTDIR/base-$1-$key.cpio
 	if [ ! -s "$base" ]; then
@@ -146,7 +146,9 @@ guest_initramfs() {
 fio_layer() {
 	local key out stage lib
 	command -v fio >/dev/null || die "no fio (make deps)"
-	key=$(sha256sum "$(command -v fio)" | cut -c1-16)
+	# keyed by fio and every library it loads
+	key=$(ldd "$(command -v fio)" | awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' |
+		xargs sha256sum "$(command -v fio)" | sha256sum | cut -c1-16)
 	out=$OUTDIR/fio-$key.cpio
 	if [ ! -s "$out" ]; then
 		rm -f "$OUTDIR"/fio-*.cpio
@@ -266,7 +268,7 @@ stop_vms() {
 	for pid in "${VM_PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 	done
-	rm -f "$OUTDIR"/*.sock
+	rm -f "$OUTDIR"/*.sock "$OUTDIR"/*.disk
 }
 VM_PIDS=()
 VM_SILENT=

@@ -1,23 +1,30 @@
 # Reconnects under load, with the Receive Size changing: fio at iodepth
-# 64 (libaio, O_DIRECT, 4 to 128 KiB random writes of an 8 MiB file,
-# each block verified by crc32c as read back, round after round) and 8
-# streams of O_DIRECT writes and reads (each file checked by md5) keep
-# RPCs in flight while nfsd is restarted 6 times, each time after the
-# client's inline read threshold (its Receive Size) and nfsd's
-# max_req_size changed. A reconnect must leave alone the Receive
-# buffers that RPCs in flight still read, and resize the others: no
-# data may differ, the mount must carry on, and the last connection
-# must have negotiated the last sizes.
+# 64 (libaio, O_DIRECT, 4 to 128 KiB random writes of a new 4 MiB file
+# each round, with a new random seed, each block verified by crc32c as
+# read back) and 8 streams of O_DIRECT writes and reads (each file
+# compared as read back) keep RPCs in flight while nfsd is restarted 6
+# times, each time after the client's inline read threshold (its
+# Receive Size) and nfsd's max_req_size changed. Every restart must find
+# fio running. A reconnect must leave alone the Receive buffers that
+# RPCs in flight still read, and resize the others: no data may differ,
+# the mount must carry on, and the last connection must have negotiated
+# the last sizes.
 # e2e-needs: fio
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 T=/sys/kernel/tracing
+pids=
 restore() {
+	# The I/O loops end with the scenario, failed or not
+	: >/tmp/rl.stop
+	[ -z "$pids" ] || kill $pids 2>/dev/null
+	killall -q fio dd 2>/dev/null
+	wait
 	echo 0 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable
 	echo 4096 >$S/max_req_size
 	echo 4096 >$R/rdma_max_inline_read
 	echo 4096 >$R/rdma_max_inline_write
-	rm -f /tmp/rl.stop
+	rm -f /tmp/rl.stop $mnt/fio
 }
 trap restore EXIT
 # One xprtrdma_inline_thresh line per connection the client makes
@@ -57,8 +64,11 @@ stream() {
 fio_rounds() {
 	local i=0
 	while [ ! -e /tmp/rl.stop ]; do
+		# A new file and seed each round: a WRITE lost in this round
+		# cannot be hidden by the same block of the last one
+		rm -f $mnt/fio
 		fio --name=rl --filename=$mnt/fio --rw=randwrite --bsrange=4k-128k \
-			--size=8m --ioengine=libaio --iodepth=64 --direct=1 \
+			--randrepeat=0 --size=4m --ioengine=libaio --iodepth=64 --direct=1 \
 			--verify=crc32c --do_verify=1 --minimal >/tmp/rl.fio 2>&1 ||
 			echo "fio round $i: $(grep -m1 -iE 'verify|error|bad' /tmp/rl.fio)" >>/tmp/rl.bad
 		i=$((i + 1))
@@ -76,12 +86,13 @@ done
 
 # Each restart: new sizes for the next connection, then nfsd stopped
 # and started under the streams' I/O
-last_recv= last_req=
+last_recv= last_req= under=0
 for sizes in "8192 16384" "262144 262144" "4096 65536" "131072 32768" "16384 262144" "65536 65536"; do
 	sleep 3
 	last_recv=${sizes% *} last_req=${sizes#* }
 	echo "$last_recv" >$R/rdma_max_inline_read
 	echo "$last_req" >$S/max_req_size
+	! pidof fio >/dev/null || under=$((under + 1))
 	nfsd_restart
 	nfsd_end_grace
 	say "restarted nfsd: client Receive Size $last_recv, max_req_size $last_req"
@@ -95,9 +106,10 @@ total=0
 for n in 1 2 3 4 5 6 7 8; do
 	total=$((total + $(cat /tmp/rl.count.$n 2>/dev/null || echo 0)))
 done
-expect_ge "transfers checked across the restarts" $total 48
-expect_ge "fio rounds at iodepth 64 verified across the restarts" \
-	"$(cat /tmp/rl.fio.count 2>/dev/null)" 1
+# Each loop finishes what it started, so these are what was checked,
+# not a test of their own
+say "checked: $(cat /tmp/rl.fio.count 2>/dev/null) fio rounds, $total stream transfers"
+expect_eq "restarts with fio's I/O in flight" $under 6
 expect_ge "connections the client made" \
 	"$(grep -c xprtrdma_inline_thresh $T/trace)" 7
 expect_eq "transfers that failed or differ" "$(cat /tmp/rl.bad 2>/dev/null | head -n 3 | tr '\n' ';')" ""

@@ -16,11 +16,19 @@ R=/proc/sys/sunrpc
 REALM=E2E.TEST
 K=/tmp/krb5
 local_nfsd
+host=$(hostname)
 
 restore() {
+	local i=0
 	[ -s "$REASON_FILE" ] && logs
 	umount /mnt/krb5 2>/dev/null
 	killall -q rpc.gssd rpc.svcgssd rpc.idmapd krb5kdc 2>/dev/null
+	while pidof rpc.gssd rpc.svcgssd rpc.idmapd krb5kdc >/dev/null && [ $i -lt 20 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	hostname "$host"
+	rm -rf /export/k
 	echo 4096 >$S/max_req_size
 	echo 4096 >$R/rdma_max_inline_read
 	echo 4096 >$R/rdma_max_inline_write
@@ -78,23 +86,35 @@ run kdb5_util -r $REALM create -s -P e2e-master-password
 run kadmin.local -q "addprinc -randkey nfs/e2e-server@$REALM"
 run kadmin.local -q "ktadd -k /etc/krb5.keytab nfs/e2e-server@$REALM"
 run krb5kdc
-pass "KDC up, nfs/e2e-server in the keytab"
+# 88 is 0058 in /proc/net/tcp
+wait_for "the KDC to listen on TCP port 88" 30 grep -q ':0058 ' /proc/net/tcp
+pass "KDC listening, nfs/e2e-server in the keytab"
 
 # Server end: context upcalls (rpc.svcgssd), owner names (rpc.idmapd,
 # which also serves the client end's NFSv4 idmapper pipe)
 rpc.svcgssd -f -vvv >$K/svcgssd.log 2>&1 &
 rpc.idmapd -f -vvv >$K/idmapd.log 2>&1 &
 rpc.gssd -f -vvv >$K/gssd.log 2>&1 &
-for d in rpc.svcgssd rpc.idmapd rpc.gssd; do
-	wait_for "$d to run" 10 pidof $d
-done
+# opens: whether daemon $1 holds a file whose path has $2 in it
+opens() {
+	local p
+	p=$(pidof "$1") || return 1
+	ls -l /proc/$p/fd 2>/dev/null | grep -q "$2"
+}
+# Ready when each holds what the kernel looks for: rpc.gssd the gssd
+# pipe (else gssd_running() is false and a mount fails), rpc.svcgssd
+# the context upcall channel, rpc.idmapd nfsd's idmap channel
+wait_for "rpc.gssd to open its rpc_pipefs pipe" 30 opens rpc.gssd rpc_pipefs/gssd
+wait_for "rpc.svcgssd to open the upcall channel" 30 opens rpc.svcgssd auth.rpcsec.init
+wait_for "rpc.idmapd to open nfsd's channel" 30 opens rpc.idmapd nfs4.idtoname
 # The machine principal maps to no local user: it works as nobody
 mkdir -p /export/k && chmod 1777 /export/k
 echo "/export 192.0.2.0/24(rw,fsid=0,no_subtree_check,no_root_squash,insecure,sync,sec=sys:krb5:krb5i:krb5p)" >/etc/exports
 run exportfs -ra
 # rpc.gssd trades the context's tokens in NULL calls of its own, over
 # TCP to port 2049 for an rdma mount, as nfs-utils does; all else goes
-# over RDMA. nfsd listens there too, as a real server would.
+# over RDMA. nfsd listens there too, as a real server would, and goes
+# on listening there after this scenario (portlist cannot remove one).
 grep -qx "tcp 2049" /proc/fs/nfsd/portlist ||
 	echo "tcp 2049" >/proc/fs/nfsd/portlist || fail "nfsd: cannot listen on tcp 2049"
 
