@@ -17,9 +17,13 @@ pids=
 restore() {
 	# The I/O loops end with the scenario, failed or not
 	: >/tmp/rl.stop
-	[ -z "$pids" ] || kill $pids 2>/dev/null
-	killall -q fio dd 2>/dev/null
-	wait
+	if [ -n "$pids" ]; then
+		kill $pids 2>/dev/null
+		killall -q fio dd 2>/dev/null
+		# Only the loops: nfsd_start may have left rpc.mountd as a
+		# child of this shell, and a bare wait would wait for it
+		wait $pids
+	fi
 	echo 0 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable
 	echo 4096 >$S/max_req_size
 	echo 4096 >$R/rdma_max_inline_read
