@@ -134,7 +134,7 @@ e2e: modules tools $(if $(filter 7.3,$(KERNEL)),modules-mainline)
 ## e2e-debug: the single-VM scenarios on the debug kernel (KASAN, DEBUG_SG, lockdep...); any splat fails (DEBUG_RUNS=quick: six of them)
 DEBUG_RUNS ?= full
 e2e-debug: modules tools debug-kernel
-	@E2E_KERNEL=7.3-debug E2E_SCENARIO_TIMEOUT=$${E2E_SCENARIO_TIMEOUT:-1800} \
+	@E2E_KERNEL=7.3-debug E2E_SCENARIO_TIMEOUT=$${E2E_SCENARIO_TIMEOUT:-3600} \
 		E2E_RUNS_FILE=$(CURDIR)/tools/testing/nfsrdma/debug.runs scripts/e2e.sh debug-$(DEBUG_RUNS)
 
 ## e2e-interop: two hosts of different kernels and modules (7.3 with 6.12, ours with stock)

@@ -351,7 +351,7 @@ lane_kunit() {
 	if [ -n "${FULL:-}" ]; then
 		quietly debug-kernel nice -n 19 "$TOP/scripts/debug-kernel.sh"
 		if [ "$(rc_of debug-kernel)" = 0 ]; then
-			quietly e2e-debug env E2E_KERNEL=7.3-debug \
+			quietly e2e-debug env E2E_KERNEL=7.3-debug E2E_SCENARIO_TIMEOUT=3600 \
 				E2E_RUNS_FILE="$TOP/tools/testing/nfsrdma/debug.runs" \
 				"$TOP/scripts/e2e.sh" debug-full
 		fi
