@@ -26,8 +26,6 @@
 #                   guest counts as hung (default: the scenario limit,
 #                   or 600 if that is less, plus 300)
 #   E2E_OUT         work directory (scripts/e2e.sh: build/e2e/KERNEL)
-#   E2E_EXTRA_CPIO  an archive to add to the initramfs (a scenario with
-#                   the line "# e2e-needs: fio" gets fio without it)
 #   E2E_APPEND      more words for the guests' kernel command line
 #   E2E_SERVER_SYSCTL  KEY=VALUE,... sysctls the server VM of a two-host
 #                   run sets before nfsd starts (sunrpc.svc_rdma.max_req_size=32768)
@@ -144,19 +142,18 @@ guest_initramfs() {
 # fio_layer: an archive of fio and every library it loads (Debian's fio
 # links the Ceph and Gluster clients: about 80 MB), cached by fio's hash
 fio_layer() {
-	local key out stage lib
-	command -v fio >/dev/null || die "no fio (make deps)"
+	local fio key out stage lib libs
+	fio=$(command -v fio) || die "no fio (make deps)"
+	libs=$(ldd "$fio" | awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }')
 	# keyed by fio and every library it loads
-	key=$(ldd "$(command -v fio)" | awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' |
-		xargs sha256sum "$(command -v fio)" | sha256sum | cut -c1-16)
+	key=$(sha256sum "$fio" $libs | sha256sum | cut -c1-16)
 	out=$OUTDIR/fio-$key.cpio
 	if [ ! -s "$out" ]; then
 		rm -f "$OUTDIR"/fio-*.cpio
 		stage=$(mktemp -d)
 		mkdir -p "$stage/usr/bin"
-		cp "$(command -v fio)" "$stage/usr/bin/fio"
-		ldd "$(command -v fio)" | awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' |
-		while read -r lib; do
+		cp "$fio" "$stage/usr/bin/fio"
+		for lib in $libs; do
 			mkdir -p "$stage$(dirname "$lib")"
 			cp -L "$lib" "$stage$lib"
 		done
@@ -189,7 +186,7 @@ boot_initramfs() {
 	[ -s "$BOOT_CPIO" ] && return 0
 	base=$(base_initramfs "$1")
 	# The kernel unpacks concatenated archives in order
-	cat "$base" ${fio:+"$fio"} ${E2E_EXTRA_CPIO:+"$E2E_EXTRA_CPIO"} "$OUTDIR/guest.cpio" >"$BOOT_CPIO"
+	cat "$base" ${fio:+"$fio"} "$OUTDIR/guest.cpio" >"$BOOT_CPIO"
 }
 
 # --- VMs ---
