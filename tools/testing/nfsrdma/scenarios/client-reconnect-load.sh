@@ -96,6 +96,13 @@ for sizes in "8192 16384" "262144 262144" "4096 65536" "131072 32768" "16384 262
 	last_recv=${sizes% *} last_req=${sizes#* }
 	echo "$last_recv" >$R/rdma_max_inline_read
 	echo "$last_req" >$S/max_req_size
+	# Between two rounds fio is briefly gone: wait for the next one
+	# (a loop that has stopped never comes back, and the count says so)
+	w=0
+	while ! pidof fio >/dev/null && [ $w -lt 20 ]; do
+		sleep 0.5
+		w=$((w + 1))
+	done
 	! pidof fio >/dev/null || under=$((under + 1))
 	nfsd_restart
 	nfsd_end_grace
