@@ -358,6 +358,24 @@ lane_kunit() {
 	fi
 }
 
+# At its peak a make check from a new clone holds about this much under
+# build/ (both kernel trees, both series' pristine checkouts, the fresh
+# root's own build, KUnit's, the VMs' images). With less, its steps
+# fail with "No space left on device" in ways that hide the cause, so
+# make check stops first and says so. What build/ already holds counts
+# as room: it is reused or replaced.
+CHECK_DISK_GIB=${CHECK_DISK_GIB:-25}
+
+check_disk() {
+	local free used
+	mkdir -p "$BUILD"
+	free=$(df -P -k "$BUILD" | awk 'NR == 2 { print int($4 / 1048576) }')
+	used=$(du -s -x -k "$BUILD" | awk '{ print int($1 / 1048576) }')
+	echo "# $free GiB free on the file system of $BUILD, which holds $used GiB"
+	[ $((free + used)) -ge "$CHECK_DISK_GIB" ] ||
+		die "make check needs about $CHECK_DISK_GIB GiB for $BUILD, and has $((free + used)) (free it, or set CHECK_DISK_GIB)"
+}
+
 fresh_root_skipped() {
 	ktap_plan 1
 	ktap_skip fresh-root "already inside a fresh root"
@@ -368,6 +386,8 @@ main() {
 	mkdir -p "$LOGDIR"
 	rm -f "$LOGDIR/times" "$RESULTS" "$LOGDIR"/*.ktap
 
+	step disk check_disk || { fail disk "$(tail -n 1 "$LOGDIR/disk.log")"; summary; }
+	pass disk
 	step deps make -s -C "$TOP" deps || { fail deps "see $LOGDIR/deps.log"; summary; }
 	pass deps
 	step deps-mainline make -s -C "$TOP" deps-mainline ||

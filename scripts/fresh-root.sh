@@ -293,6 +293,9 @@ main() {
 	left=$(mounts_under_root; procs_in_root)
 	if [ -z "$left" ]; then
 		ok
+		# The root holds a whole build of its own (several GiB);
+		# its log stays. FRESH_KEEP=1 keeps the root to look into.
+		[ -n "${FRESH_KEEP:-}" ] || rm -rf --one-file-system "$ROOT"
 	else
 		not_ok "$left"
 	fi

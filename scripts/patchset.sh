@@ -198,6 +198,12 @@ check_series() {
 		check_patch "$((n + 1))" "$c" "${PATCHES[$n]}" "$base"
 		n=$((n + 1))
 	done
+	# The checkout and the build take about 2 GiB: make check runs
+	# with both series' at once, beside the fresh root's
+	[ -n "${PATCHSET_KEEP:-}" ] || {
+		tgit worktree remove --force "$AMTREE" 2>/dev/null || rm -rf "$AMTREE"
+		rm -rf "$BUILD/patchset-build-$SERIES_BASE"
+	}
 	ktap_finish "patchset $SERIES_BASE"
 }
 
