@@ -96,14 +96,21 @@ for sizes in "8192 16384" "262144 262144" "4096 65536" "131072 32768" "16384 262
 	last_recv=${sizes% *} last_req=${sizes#* }
 	echo "$last_recv" >$R/rdma_max_inline_read
 	echo "$last_req" >$S/max_req_size
-	# Between two rounds fio is briefly gone: wait for the next one
-	# (a loop that has stopped never comes back, and the count says so)
+	# Between two rounds fio is gone for a while: the next round's rm
+	# of the last file may wait out the client's recovery from the last
+	# restart. Wait for it (a loop that has stopped never comes back,
+	# and the count says so).
 	w=0
-	while ! pidof fio >/dev/null && [ $w -lt 20 ]; do
+	while ! pidof fio >/dev/null && [ $w -lt 120 ]; do
 		sleep 0.5
 		w=$((w + 1))
 	done
-	! pidof fio >/dev/null || under=$((under + 1))
+	if pidof fio >/dev/null; then
+		under=$((under + 1))
+	else
+		say "no fio before restart $((under + 1)) in 60 s; rounds done: $(cat /tmp/rl.fio.count 2>/dev/null || echo 0)"
+	fi
+	[ $w = 0 ] || say "fio's next round came after $((w / 2)) s"
 	nfsd_restart
 	nfsd_end_grace
 	say "restarted nfsd: client Receive Size $last_recv, max_req_size $last_req"
