@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+# A server that grants few credits, kept at its limit: nfsd's
+# max_requests at 16 (so 16 credits, and Receive buffers for 16 Calls
+# plus the backchannel's), 64 KiB Receives, and far more RPCs wanting to
+# be sent than that: fio at iodepth 64 (libaio, O_DIRECT, 4 to 64 KiB
+# random writes, each block verified by crc32c as read back) beside 500
+# creates and unlinks, NFSv4.1 and NFSv3. A Call holds its Receive
+# buffer only until its Reply is about to be sent, and must have posted
+# it again by then: a client that Sends on a returned credit and finds
+# no Receive posted gets an RNR NAK, which ends the connection
+# (xprtrdma asks for no RNR retries). So no RNR NAK may be counted by
+# the RDMA device (hw_counters rcvd_rnr_err, send_rnr_err), the mount
+# must keep its first connection, and no data may differ.
+# e2e-needs: fio
+S=/proc/sys/sunrpc/svc_rdma
+R=/proc/sys/sunrpc
+mnt=/mnt/cl
+old_reqs=$(cat $S/max_requests)
+restore() {
+	umount $mnt 2>/dev/null
+	echo "$old_reqs" >$S/max_requests
+	echo 4096 >$S/max_req_size
+	echo 4096 >$R/rdma_max_inline_read
+	echo 4096 >$R/rdma_max_inline_write
+	rm -f /tmp/cl.fio
+}
+trap restore EXIT
+
+# rnr_naks: RNR NAKs every RDMA device has sent and received so far
+rnr_naks() {
+	cat /sys/class/infiniband/*/ports/*/hw_counters/rcvd_rnr_err \
+	    /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err 2>/dev/null |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
+# connects MOUNTPOINT: the connect count of its xprt: rdma line
+connects() {
+	awk -v mnt="$1" '
+		/^device / { p = ($0 ~ (" mounted on " mnt " ")) }
+		p && $1 == "xprt:" && $2 == "rdma" { print $5; exit }' /proc/self/mountstats
+}
+
+ls /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err >/dev/null 2>&1 ||
+	fail "the RDMA device counts no RNR NAKs (hw_counters/send_rnr_err)"
+local_nfsd
+echo 16 >$S/max_requests
+echo 65536 >$S/max_req_size
+echo 65536 >$R/rdma_max_inline_read
+echo 65536 >$R/rdma_max_inline_write
+nfsd_restart
+nfsd_end_grace
+
+for vers in 4.1 3; do
+	nfs_mount $vers $mnt
+	before=$(rnr_naks)
+	fio --name=cl --filename=$mnt/fio --rw=randwrite --bsrange=4k-64k \
+		--randrepeat=0 --size=8m --ioengine=libaio --iodepth=64 --direct=1 \
+		--verify=crc32c --do_verify=1 --minimal >/tmp/cl.fio 2>&1 &
+	fpid=$!
+	run mkdir $mnt/d
+	i=0
+	while [ $i -lt 500 ]; do
+		: >$mnt/d/f$i || fail "create $i"
+		i=$((i + 1))
+	done
+	expect_eq "v$vers: entries after 500 creates" "$(ls $mnt/d | wc -l)" 500
+	run rm -r $mnt/d
+	frc=0
+	wait $fpid || frc=$?
+	expect_eq "v$vers: fio at iodepth 64, every block verified" \
+		"$frc $(grep -m1 -iE 'verify|error|bad' /tmp/cl.fio)" "0 "
+	expect_eq "v$vers: RNR NAKs under load at 16 credits" "$(($(rnr_naks) - before))" 0
+	expect_eq "v$vers: connections the mount made" "$(connects $mnt)" 1
+	run rm -f $mnt/fio
+	run umount $mnt
+done
