@@ -163,13 +163,14 @@ nfs_mount() {
 
 # The xprt: rdma line of a mount in /proc/self/mountstats, as "key=value"
 # words for the counters we report (order: transport.c xprt_rdma_print_stats:
-# $13-$15 chunks, $18 pullup_copy, $26 mrs_allocated, $27 local_inv_needed)
+# $5 connect_count, $13-$15 chunks, $18 pullup_copy, $26 mrs_allocated,
+# $27 local_inv_needed)
 rdma_stats() {
 	awk -v mnt="$1" '
 		/^device / { p = ($0 ~ (" mounted on " mnt " ")) }
 		p && $1 == "xprt:" && $2 == "rdma" {
 			printf "read_chunks=%s write_chunks=%s reply_chunks=%s ", $13, $14, $15
-			printf "pullup_copy=%s local_inv_needed=%s\n", $18, $27 + 0
+			printf "pullup_copy=%s local_inv_needed=%s connect_count=%s\n", $18, $27 + 0, $5
 		}' /proc/self/mountstats
 }
 

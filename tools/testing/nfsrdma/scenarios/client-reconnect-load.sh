@@ -28,7 +28,7 @@ restore() {
 	echo 4096 >$S/max_req_size
 	echo 4096 >$R/rdma_max_inline_read
 	echo 4096 >$R/rdma_max_inline_write
-	rm -f /tmp/rl.stop $mnt/fio
+	rm -f /tmp/rl.stop /tmp/rl.fio.on $mnt/fio
 }
 trap restore EXIT
 # One xprtrdma_inline_thresh line per connection the client makes
@@ -71,16 +71,19 @@ fio_rounds() {
 		# A new file and seed each round: a WRITE lost in this round
 		# cannot be hidden by the same block of the last one
 		rm -f $mnt/fio
+		# A round is in flight from here until fio has exited
+		: >/tmp/rl.fio.on
 		fio --name=rl --filename=$mnt/fio --rw=randwrite --bsrange=4k-128k \
 			--randrepeat=0 --size=4m --ioengine=libaio --iodepth=64 --direct=1 \
 			--verify=crc32c --do_verify=1 --minimal >/tmp/rl.fio 2>&1 ||
 			echo "fio round $i: $(grep -m1 -iE 'verify|error|bad' /tmp/rl.fio)" >>/tmp/rl.bad
+		rm -f /tmp/rl.fio.on
 		i=$((i + 1))
 		echo $i >/tmp/rl.fio.count
 	done
 }
 command -v fio >/dev/null || fail "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
-rm -f /tmp/rl.fio.count
+rm -f /tmp/rl.fio.count /tmp/rl.fio.on
 fio_rounds &
 pids=$!
 for n in 1 2 3 4 5 6 7 8; do
@@ -99,13 +102,14 @@ for sizes in "8192 16384" "262144 262144" "4096 65536" "131072 32768" "16384 262
 	# Between two rounds fio is gone for a while: the next round's rm
 	# of the last file may wait out the client's recovery from the last
 	# restart. Wait for it (a loop that has stopped never comes back,
-	# and the count says so).
+	# and the count says so). The loop says when a round is running:
+	# busybox's pidof was seen to miss a running fio for a minute.
 	w=0
-	while ! pidof fio >/dev/null && [ $w -lt 120 ]; do
+	while [ ! -e /tmp/rl.fio.on ] && [ $w -lt 120 ]; do
 		sleep 0.5
 		w=$((w + 1))
 	done
-	if pidof fio >/dev/null; then
+	if [ -e /tmp/rl.fio.on ]; then
 		under=$((under + 1))
 	else
 		say "no fio before restart $((under + 1)) in 60 s; rounds done: $(cat /tmp/rl.fio.count 2>/dev/null || echo 0)"
