@@ -131,6 +131,41 @@ static void test_fallback_chain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, steps, 8U);
 }
 
+/*
+ * A QP is created with the SGEs its first size takes; each smaller size
+ * its provisioning may fall back to must fit in that many blocks, or
+ * its Receives would not post. So fallbacks are allocated under the
+ * QP's SGEs, not the device's: under the device's, a smaller size can
+ * take more, smaller blocks (e.g. 132096 octets in 9 blocks of 16KB
+ * under 16 SGEs, its fallback 65536 in 16 of 4KB).
+ */
+static void test_fallback_fits_sges(struct kunit *test)
+{
+	unsigned int m, len, q, size, bad = 0, more = 0;
+
+	for (m = 1; m <= RPCRDMA_PAGEBUF_MAX_SGES; m++) {
+		for (len = 1024; len <= 262144; len += 1024) {
+			if (len > rpcrdma_pagebuf_max_len(m))
+				break;
+			q = rpcrdma_pagebuf_sge_count(len, m);
+			KUNIT_ASSERT_LE(test, q, m);
+			for (size = rpcrdma_pagebuf_fallback_size(len); size;
+			     size = rpcrdma_pagebuf_fallback_size(size)) {
+				if (rpcrdma_pagebuf_sge_count(size, m) > q)
+					more++;
+				if (rpcrdma_pagebuf_sge_count(size, q) > q &&
+				    !bad++)
+					KUNIT_FAIL(test, "%u SGEs, %u octets: fallback %u takes %u SGEs",
+						   m, len, size,
+						   rpcrdma_pagebuf_sge_count(size, q));
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	/* The device's SGEs would not do */
+	KUNIT_EXPECT_GT(test, more, 0U);
+}
+
 struct alloc_param {
 	const char	*desc;
 	unsigned int	len;
@@ -385,6 +420,7 @@ static struct kunit_case pagebuf_cases[] = {
 	KUNIT_CASE(test_nblocks_no_wrap),
 	KUNIT_CASE_PARAM(test_fallback, fallback_gen_params),
 	KUNIT_CASE(test_fallback_chain),
+	KUNIT_CASE(test_fallback_fits_sges),
 	KUNIT_CASE_PARAM(test_alloc, alloc_gen_params),
 	KUNIT_CASE_PARAM(test_fits, fits_gen_params),
 	KUNIT_CASE(test_alloc_flags),
