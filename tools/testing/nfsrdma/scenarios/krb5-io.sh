@@ -44,6 +44,8 @@ logs() {
 		echo "---- $f"
 		tail -n 15 "$f" 2>/dev/null
 	done
+	echo "---- dmesg"
+	dmesg | tail -n 20
 }
 
 # The host name the server's address resolves to (/etc/hosts): gssd
@@ -146,11 +148,11 @@ for t in 4096 65536; do
 			bad= back= n=0
 			for s in $(sizes $t); do
 				head -c "$s" /dev/urandom >/tmp/w
-				dd if=/tmp/w of=$d/w.$s bs="$s" count=1 oflag=direct 2>/dev/null ||
-					fail "$t $sec v$vers: O_DIRECT write of $s octets"
+				dd if=/tmp/w of=$d/w.$s bs="$s" count=1 oflag=direct 2>/tmp/dd.err ||
+					fail "$t $sec v$vers: O_DIRECT write of $s octets: $(tail -n 1 /tmp/dd.err)"
 				cmp -s /tmp/w /export/k/w.$s || bad="$bad $s"
-				dd if=$d/w.$s of=/tmp/r bs="$s" count=1 iflag=direct 2>/dev/null ||
-					fail "$t $sec v$vers: O_DIRECT read of $s octets"
+				dd if=$d/w.$s of=/tmp/r bs="$s" count=1 iflag=direct 2>/tmp/dd.err ||
+					fail "$t $sec v$vers: O_DIRECT read of $s octets: $(tail -n 1 /tmp/dd.err)"
 				cmp -s /tmp/w /tmp/r || back="$back $s"
 				rm -f $d/w.$s
 				n=$((n + 1))
