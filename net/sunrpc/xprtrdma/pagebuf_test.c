@@ -131,6 +131,25 @@ static void test_fallback_chain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, steps, 8U);
 }
 
+/* Check each fallback of @len under @q SGEs; return how many fail */
+static unsigned int fallbacks_over(struct kunit *test, unsigned int m,
+				   unsigned int len, unsigned int q,
+				   unsigned int *more)
+{
+	unsigned int size, n, bad = 0;
+
+	for (size = rpcrdma_pagebuf_fallback_size(len); size;
+	     size = rpcrdma_pagebuf_fallback_size(size)) {
+		if (rpcrdma_pagebuf_sge_count(size, m) > q)
+			(*more)++;
+		n = rpcrdma_pagebuf_sge_count(size, q);
+		if (n > q && !bad++)
+			KUNIT_FAIL(test, "%u SGEs, %u octets: %u takes %u",
+				   m, len, size, n);
+	}
+	return bad;
+}
+
 /*
  * A QP is created with the SGEs its first size takes; each smaller size
  * its provisioning may fall back to must fit in that many blocks, or
@@ -141,7 +160,7 @@ static void test_fallback_chain(struct kunit *test)
  */
 static void test_fallback_fits_sges(struct kunit *test)
 {
-	unsigned int m, len, q, size, bad = 0, more = 0;
+	unsigned int m, len, q, bad = 0, more = 0;
 
 	for (m = 1; m <= RPCRDMA_PAGEBUF_MAX_SGES; m++) {
 		for (len = 1024; len <= 262144; len += 1024) {
@@ -149,16 +168,7 @@ static void test_fallback_fits_sges(struct kunit *test)
 				break;
 			q = rpcrdma_pagebuf_sge_count(len, m);
 			KUNIT_ASSERT_LE(test, q, m);
-			for (size = rpcrdma_pagebuf_fallback_size(len); size;
-			     size = rpcrdma_pagebuf_fallback_size(size)) {
-				if (rpcrdma_pagebuf_sge_count(size, m) > q)
-					more++;
-				if (rpcrdma_pagebuf_sge_count(size, q) > q &&
-				    !bad++)
-					KUNIT_FAIL(test, "%u SGEs, %u octets: fallback %u takes %u SGEs",
-						   m, len, size,
-						   rpcrdma_pagebuf_sge_count(size, q));
-			}
+			bad += fallbacks_over(test, m, len, q, &more);
 		}
 	}
 	KUNIT_EXPECT_EQ(test, bad, 0U);
