@@ -8,10 +8,14 @@
 # (the server's through guest/ctl.cgi). The N connections are NFSv3
 # mounts of N addresses of the server (NFSv4.1 would trunk them onto one
 # connection); each moves one O_DIRECT write and read of the threshold's
-# size first, so that both ends are in their working state. Prints one
-# BENCH-MEM line per threshold for report.py.
+# size first, then two seconds of 4 KiB reads at iodepth 64, so that both
+# ends are in their working state under load: the server's Send
+# contexts, kept per connection, are as many as its Sends in flight.
+# Prints one BENCH-MEM line per threshold for report.py.
+# e2e-needs: fio
 R=/proc/sys/sunrpc
 [ "$E2E_ROLE" = client ] || fail "bench-mem runs in the client VM of a two-host run"
+command -v fio >/dev/null || fail "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
 N=4
 KIBS="1 4 16 64 256"
 [ "$E2E_BENCH" = quick ] && KIBS="1 64"
@@ -19,7 +23,8 @@ KIBS="1 4 16 64 256"
 credits=$(ctl credits)
 [ -n "$credits" ] || fail "the server's control channel did not answer"
 
-# connect SIZE: the N mounts, each moving SIZE octets each way
+# connect SIZE: the N mounts, each moving SIZE octets each way, then
+# small reads under load
 connect() {
 	local i=1 m
 	while [ $i -le $N ]; do
@@ -29,7 +34,10 @@ connect() {
 			-o "proto=rdma,port=$E2E_PORT,vers=3,nolock,mountproto=tcp,mountport=$E2E_MOUNTD_PORT"
 		run dd if=/tmp/mem of=$m/f bs=$1 oflag=direct 2>/dev/null
 		run dd if=$m/f of=/dev/null bs=$1 iflag=direct 2>/dev/null
-		run rm $m/f
+		run fio --name=mem --filename=$m/load --rw=randread --bs=4k --size=1m \
+			--ioengine=libaio --iodepth=64 --direct=1 --time_based --runtime=2 \
+			--minimal --output=/dev/null
+		run rm $m/f $m/load
 		i=$((i + 1))
 	done
 }
