@@ -10,14 +10,19 @@
 # no Receive posted gets an RNR NAK, which ends the connection
 # (xprtrdma asks for no RNR retries). So no RNR NAK may be counted by
 # the RDMA device (hw_counters rcvd_rnr_err, send_rnr_err), the mount
-# must keep its first connection, and no data may differ.
+# must keep its first connection, and no data may differ. The client
+# makes Receive buffers for one credit when it connects and the rest
+# once a Reply grants 16: its first Reply uses one credit, and it must
+# reach all 16 (rpcrdma:xprtrdma_reply shows the credits it uses).
 # e2e-needs: fio
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
+T=/sys/kernel/tracing
 mnt=/mnt/cl
 old_reqs=$(cat $S/max_requests)
 restore() {
 	umount $mnt 2>/dev/null
+	echo 0 >$T/events/rpcrdma/xprtrdma_reply/enable
 	echo "$old_reqs" >$S/max_requests
 	echo 4096 >$S/max_req_size
 	echo 4096 >$R/rdma_max_inline_read
@@ -33,6 +38,11 @@ rnr_naks() {
 		awk '{ n += $1 } END { print n + 0 }'
 }
 
+# reply_credits: the credits each traced Reply let the client use
+reply_credits() {
+	sed -n 's/.*xprtrdma_reply:.* credits=\([0-9]*\).*/\1/p' $T/trace
+}
+
 ls /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err >/dev/null 2>&1 ||
 	fail "the RDMA device counts no RNR NAKs (hw_counters/send_rnr_err)"
 local_nfsd
@@ -43,8 +53,12 @@ echo 65536 >$R/rdma_max_inline_write
 nfsd_restart
 nfsd_end_grace
 
+echo 1 >$T/events/rpcrdma/xprtrdma_reply/enable || fail "no tracepoint xprtrdma_reply"
 for vers in 4.1 3; do
+	echo >$T/trace
 	nfs_mount $vers $mnt
+	first=$(reply_credits | head -n 1)
+	echo >$T/trace
 	before=$(rnr_naks)
 	fio --name=cl --filename=$mnt/fio --rw=randwrite --bsrange=4k-64k \
 		--randrepeat=0 --size=8m --ioengine=libaio --iodepth=64 --direct=1 \
@@ -65,6 +79,9 @@ for vers in 4.1 3; do
 	expect_eq "v$vers: RNR NAKs under load at 16 credits" "$(($(rnr_naks) - before))" 0
 	expect_eq "v$vers: connections the mount made" \
 		"$(rdma_stats $mnt | sed -n 's/.*connect_count=\([0-9]*\).*/\1/p')" 1
+	expect_eq "v$vers: credits the first Reply let the client use" "$first" 1
+	expect_eq "v$vers: most credits the client used under load" \
+		"$(reply_credits | sort -n | tail -n 1)" 16
 	run rm -f $mnt/fio
 	run umount $mnt
 done
