@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+# Long Replies pulled up on the server. soft-RoCE gives a connection 32
+# Send SGEs, so an inline READ Reply whose data spans more pages than
+# that cannot go out from its pages: svcrdma copies it, behind the
+# transport header, into a Send buffer made for that Reply, and frees
+# that buffer when the Send is done. At inline thresholds of 256 KiB on
+# both ends, NFSv3 and NFSv4.1, READs from 31 pages to 4 KiB below the
+# threshold must go inline (no Write chunk in mountstats), be pulled up
+# (the svcrdma_send_pullup tracepoint, more than a page each), and read
+# back octet for octet what was written on the export itself.
+S=/proc/sys/sunrpc/svc_rdma
+R=/proc/sys/sunrpc
+T=/sys/kernel/tracing
+E=$T/events/rpcrdma/svcrdma_send_pullup
+local_nfsd
+restore() {
+	umount /mnt/pullup 2>/dev/null
+	[ -e $E/enable ] && echo 0 >$E/enable
+	echo 4096 >$S/max_req_size
+	echo 4096 >$R/rdma_max_inline_read
+	echo 4096 >$R/rdma_max_inline_write
+	rm -f /export/pullup.*
+}
+trap restore EXIT
+
+[ -e $E/enable ] || fail "no svcrdma_send_pullup tracepoint"
+t=262144
+echo $t >$S/max_req_size
+echo $t >$R/rdma_max_inline_read
+echo $t >$R/rdma_max_inline_write
+# 31 pages and one octet, a page and a block boundary, and up to the
+# threshold less the Reply's headers
+sizes="126977 131072 131073 200000 $((t - 8192)) $((t - 4096))"
+for s in $sizes; do
+	head -c "$s" /dev/urandom >/export/pullup.$s
+done
+sync
+
+# long_pullups: how many pull-ups in the trace carried more than a page
+long_pullups() {
+	grep -o 'msg=[0-9]*' $T/trace | awk -F= '$2 > 4096 { n++ } END { print n + 0 }'
+}
+
+mnt=/mnt/pullup
+for vers in 3 4.1; do
+	nfs_mount $vers $mnt
+	echo >$T/trace
+	echo 1 >$E/enable
+	bad= chunked= n=0
+	for s in $sizes; do
+		before=$(rdma_stats $mnt | sed 's/.*write_chunks=\([0-9]*\).*/\1/')
+		dd if=$mnt/pullup.$s of=/tmp/r bs="$s" count=1 iflag=direct 2>/tmp/dd.err ||
+			fail "v$vers: O_DIRECT read of $s octets: $(tail -n 1 /tmp/dd.err)"
+		after=$(rdma_stats $mnt | sed 's/.*write_chunks=\([0-9]*\).*/\1/')
+		[ "$after" = "$before" ] || chunked="$chunked $s"
+		cmp -s /export/pullup.$s /tmp/r || bad="$bad $s"
+		n=$((n + 1))
+	done
+	echo 0 >$E/enable
+	expect_eq "v$vers: of $n sizes, those read with a Write chunk" \
+		"${chunked:- none}" " none"
+	expect_eq "v$vers: of $n sizes, those read back different" \
+		"${bad:- none}" " none"
+	p=$(long_pullups)
+	[ "$p" -ge "$n" ] || fail "v$vers: $p Replies longer than a page were pulled up, expected $n"
+	pass "v$vers: $p Replies longer than a page pulled up"
+	run umount $mnt
+done
