@@ -24,7 +24,10 @@ SIGNOFF=${SIGNOFF:-}
 AMTREE=$BUILD/patchset-check-$SERIES_BASE
 # New files are covered by the existing net/sunrpc/ and
 # include/linux/sunrpc/ MAINTAINERS entries; see the cover letters.
-CHECKPATCH_IGNORE=FILE_PATH_CHANGES
+# The trees are Debian's linux-source, a git repository without
+# upstream history, so checkpatch knows no upstream commit id: a
+# Fixes: tag would always draw UNKNOWN_COMMIT_ID here.
+CHECKPATCH_IGNORE=FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID
 # A backport says which stable series it is for
 SUBJECT_PREFIX=PATCH
 [ "$SERIES_BASE" = mainline ] || SUBJECT_PREFIX="PATCH $SERIES_BASE"

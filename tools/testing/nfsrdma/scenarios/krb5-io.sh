@@ -11,6 +11,13 @@
 # with O_DIRECT (one WRITE of that size) and compared in the export
 # itself, then read back through the mount with O_DIRECT (one READ) and
 # compared again.
+#
+# First, krb5i READs of 128 KiB served back to back by one nfsd thread.
+# The data ends on a page boundary, so the checksum after it starts a
+# page of its own, past rq_next_page: a server that does not keep that
+# page until the Reply's Send completes refills it for the thread's next
+# READ while the RDMA Write that carries the checksum may still be
+# queued, and the client fails the Reply (GSS_S_BAD_SIG, then EIO).
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 REALM=E2E.TEST
@@ -28,6 +35,8 @@ restore() {
 		i=$((i + 1))
 	done
 	hostname "$host"
+	echo 0 >$T/events/rpcgss/rpcgss_verify_mic/enable 2>/dev/null
+	nfsd_running && echo 4 >/proc/fs/nfsd/threads
 	rm -rf /export/k
 	echo 4096 >$S/max_req_size
 	echo 4096 >$R/rdma_max_inline_read
@@ -132,6 +141,46 @@ sizes() {
 }
 
 mnt=/mnt/krb5
+T=/sys/kernel/tracing
+[ -e $T/events/rpcgss/rpcgss_verify_mic/enable ] ||
+	fail "no rpcgss_verify_mic tracepoint in $T"
+echo 1 >/proc/fs/nfsd/threads || fail "nfsd: cannot run one thread"
+head -c 4194304 /dev/urandom >/export/k/seq
+for vers in 4.1 3; do
+	nfs_mount $vers $mnt sec=krb5i
+	echo >$T/trace
+	echo 1 >$T/events/rpcgss/rpcgss_verify_mic/enable
+	# 8 readers, each of the whole file, in READs of 128 KiB (whose
+	# checksum starts a page) and of 136 KiB (whose data fills that
+	# page of the thread's next Reply). Wait for them by PID: the
+	# daemons above are this shell's children too.
+	pids=
+	for j in 1 2 3 4 5 6 7 8; do
+		bs=131072
+		[ $((j % 2)) = 0 ] && bs=139264
+		dd if=$mnt/k/seq of=/tmp/seq.$j bs=$bs iflag=direct 2>/tmp/seq.$j.err &
+		pids="$pids $!"
+	done
+	wait $pids
+	echo 0 >$T/events/rpcgss/rpcgss_verify_mic/enable
+	badsig=$(grep -c "maj_stat=GSS_S_BAD_SIG" $T/trace)
+	differ=0
+	for j in 1 2 3 4 5 6 7 8; do
+		cmp -s /export/k/seq /tmp/seq.$j || {
+			differ=$((differ + 1))
+			say "reader $j: $(tail -n 1 /tmp/seq.$j.err)"
+		}
+		rm -f /tmp/seq.$j /tmp/seq.$j.err
+	done
+	run umount $mnt
+	expect_eq "krb5i v$vers, one nfsd thread, 8 readers of 4 MiB in READs of 128 and 136 KiB: Replies that failed their checksum (GSS_S_BAD_SIG)" \
+		"$badsig" 0
+	expect_eq "krb5i v$vers, one nfsd thread: readers that got an error or other data" \
+		"$differ" 0
+done
+rm -f /export/k/seq
+echo 4 >/proc/fs/nfsd/threads || fail "nfsd: cannot run 4 threads"
+
 for t in 4096 65536; do
 	echo $t >$S/max_req_size
 	echo $t >$R/rdma_max_inline_read
