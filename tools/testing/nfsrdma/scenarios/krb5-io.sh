@@ -13,11 +13,11 @@
 # compared again.
 #
 # First, krb5i READs of 128 KiB served back to back by one nfsd thread.
-# The data ends on a page boundary, so the checksum after it starts a
-# page of its own, past rq_next_page: a server that does not keep that
-# page until the Reply's Send completes refills it for the thread's next
-# READ while the RDMA Write that carries the checksum may still be
-# queued, and the client fails the Reply (GSS_S_BAD_SIG, then EIO).
+# No room is left after the data, so the checksum goes to the page at
+# rq_next_page: a server that does not keep that page until the Reply's
+# Send completes refills it for the thread's next RPC while the RDMA
+# Write that carries the checksum may still be queued, and the client
+# rejects the Reply (BAD_SIG or a failed unwrap, then EIO).
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 REALM=E2E.TEST
