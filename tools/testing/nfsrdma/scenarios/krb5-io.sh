@@ -59,6 +59,14 @@ logs() {
 	dmesg | tail -n 20
 }
 
+# MIT Kerberos needs the kernel's random pool. In a TCG guest on a busy
+# host it can take over a minute to fill, and a krb5 mount before then
+# fails with status 32 (rpc.gssd: gss_set_allowable_enctypes(): "Program
+# lacks support for encryption type"; the pool was ready 2 s later).
+# /dev/random blocks until it is ready.
+wait_for "the kernel's random pool to be ready" 300 timeout 2 head -c 1 /dev/random
+say "random pool ready $(cut -d' ' -f1 /proc/uptime) s after boot"
+
 # The host name the server's address resolves to (/etc/hosts): gssd
 # asks for a ticket to nfs/e2e-server, and finds its own machine
 # credential, nfs/<hostname>, in the keytab
