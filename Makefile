@@ -76,6 +76,26 @@ modules: tree-6.12
 modules-mainline: tree-mainline
 	@SERIES_BASE=mainline TEST_MODULES=1 scripts/module.sh HEAD $(BUILD)/module-mainline
 
+## deps-arm64: fetch Debian's arm64 kernels, headers and user space for the arm64 lane (apt-get download)
+deps-arm64: deps-mainline
+	@scripts/arm64-deps.sh
+
+## modules-arm64: cross-build both series' rpcrdma.ko for Debian's arm64 6.12 and 7.3
+modules-arm64: tree-6.12 tree-mainline deps-arm64
+	@scripts/arm64-build.sh modules
+
+## tools-arm64: cross-build rpcrdma-cm and rpcrdma-call for the arm64 guests
+tools-arm64: deps-arm64
+	@scripts/arm64-build.sh tools
+
+## e2e-arm64: the arm64 runs: arm64 guests of both kernels, and arm64 with x86-64 both ways
+e2e-arm64: modules-arm64 tools-arm64 modules modules-mainline tools
+	@scripts/e2e.sh --arm64
+
+## kunit-arm64: the KUnit suites on arm64 under qemu, as kernel CI runs them (kunit.py --arch=arm64)
+kunit-arm64: tree-mainline
+	@SERIES_BASE=mainline KUNIT_BUILD=$(BUILD)/kunit-arm64 KUNIT_ARCH=arm64 scripts/kunit.sh
+
 ## debug-kernel: the harness's debug kernel (KASAN, DEBUG_SG, lockdep...) from the mainline tree, in the trixie root
 debug-kernel: tree-mainline
 	@scripts/debug-kernel.sh
@@ -223,4 +243,5 @@ help:
 	modules modules-mainline tools kunit kunit-6.12 kunit-san tools-check e2e e2e-interop bench fuzz static \
 	wireshark install-wireshark uninstall-wireshark wireshark-check wireshark-sample \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
+	deps-arm64 modules-arm64 tools-arm64 e2e-arm64 kunit-arm64 \
 	check check-full clean distclean help

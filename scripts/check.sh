@@ -39,7 +39,7 @@ BUDGETS="deps:600 deps-mainline:300 tree:300 deps-test:120 stall-timeout-test:18
 	e2e:1080 e2e-stock:120 install:60 dkms:240 bench-quick:240
 	e2e-interop:480 fuzz-smoke:120 patchset-6.12:1500
 	e2e-7.3:1080 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:900 patchset:1500
-	kunit:2700"
+	modules-arm64:300 e2e-arm64:480 kunit:2700"
 CHECK_BUDGET=3600
 
 # over_budget: the "#" lines for the steps, and make check, over budget
@@ -214,6 +214,7 @@ if [ -n "${FULL:-}" ]; then
 	FUZZ_SMOKE=600
 	E2E_RUNS_7_3=
 	E2E_INTEROP_RUNS=
+	E2E_ARM64_RUNS=
 else
 	FUZZ_SMOKE=60
 	# 7.3 runs its single-VM scenarios here, the Wireshark dissector
@@ -227,6 +228,10 @@ else
 	# each: 7.3 client of 6.12, stock 6.12 client of 7.3, 7.3 client of
 	# stock 7.3. check-full runs the other three too.
 	E2E_INTEROP_RUNS="c7.3-s6.12 c6.12stock-s7.3 c7.3-s7.3stock"
+	# arm64: both kernels' I/O, checked writes and Kerberos, and 7.3
+	# across architectures both ways; check-full adds more scenarios
+	# and stock across architectures (arm64.runs)
+	E2E_ARM64_RUNS="arm64-6.12 arm64-7.3 carm64-sx86 cx86-sarm64"
 fi
 
 # quietly NAME CMD...: a step of a lane: its output goes only to its
@@ -241,7 +246,7 @@ quietly() {
 # (a lane that never reached the step left no status: 255)
 rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo 255; }
 
-LANE_STEPS="e2e e2e-stock install dkms bench-quick e2e-interop
+LANE_STEPS="e2e e2e-stock install dkms bench-quick e2e-interop e2e-arm64
 	    e2e-7.3 e2e-stock-7.3 dkms-7.3 fuzz-smoke fresh-root"
 
 # An interrupt: stop both lanes (TERM to their process groups), let
@@ -261,8 +266,9 @@ stop_lanes() {
 # followed by the check of one series.
 # The first: 6.12's scenarios and stock failures, make install and DKMS
 # (each undone again), the benchmark's plumbing (never its speed), the
-# runs of two hosts of different kernels and a short fixed-seed fuzz
-# run (the long ones are make fuzz); then the 6.12 series.
+# runs of two hosts of different kernels, the arm64 runs and a short
+# fixed-seed fuzz run (the long ones are make fuzz); then the 6.12
+# series.
 lane_one() {
 	quietly e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh"
 	quietly e2e-stock check_stock_fails 6.12
@@ -271,6 +277,8 @@ lane_one() {
 	quietly bench-quick "$TOP/scripts/bench.sh" --quick
 	# shellcheck disable=SC2086
 	quietly e2e-interop "$TOP/scripts/e2e.sh" --interop $E2E_INTEROP_RUNS
+	# shellcheck disable=SC2086
+	quietly e2e-arm64 "$TOP/scripts/e2e.sh" --arm64 $E2E_ARM64_RUNS
 	quietly fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1
 	series_6_12
 }
@@ -346,6 +354,9 @@ lane_kunit() {
 		quietly kunit "$TOP/scripts/kunit.sh"
 	[ -z "${FULL:-}" ] || SERIES_BASE=6.12 KUNIT_BUILD=$BUILD/kunit-6.12 KUNIT_NICE=19 \
 		quietly kunit-6.12 "$TOP/scripts/kunit.sh"
+	# check-full: the suites on arm64 under qemu, as kernel CI runs them
+	[ -z "${FULL:-}" ] || SERIES_BASE=mainline KUNIT_BUILD=$BUILD/kunit-arm64 KUNIT_NICE=19 \
+		KUNIT_ARCH=arm64 quietly kunit-arm64 "$TOP/scripts/kunit.sh"
 	# check-full: the debug kernel (tens of minutes of building, at the
 	# lowest priority too), then the single-VM scenarios on it
 	if [ -n "${FULL:-}" ]; then
@@ -424,6 +435,14 @@ main() {
 	else
 		fail modules-mainline "see $LOGDIR/modules-mainline.log and vermagic-mainline.log"
 	fi
+	# arm64: Debian's arm64 kernels and user space, both series'
+	# rpcrdma.ko cross-built (vermagic and CRCs checked against the
+	# stock arm64 modules) and the tools
+	if step modules-arm64 make -s -C "$TOP" deps-arm64 modules-arm64 tools-arm64; then
+		pass modules-arm64
+	else
+		fail modules-arm64 "see $LOGDIR/modules-arm64.log"
+	fi
 
 	rc=0
 	step tools-check make -s -C "$TOP" tools-check || rc=$?
@@ -445,7 +464,7 @@ main() {
 	# mainline series only the second's; build/kunit and
 	# build/kunit-6.12 only the third's, which reads the 7.3 tree's
 	# files, as the modules step before the lanes did). Their output goes to the logs, shown when all end.
-	forget_logs $LANE_STEPS kunit kunit-6.12 debug-kernel e2e-debug patchset patchset-6.12
+	forget_logs $LANE_STEPS kunit kunit-6.12 kunit-arm64 debug-kernel e2e-debug patchset patchset-6.12
 	rm -f "$LOGDIR"/e2e-stock-*.raw
 	in_lanes lane_one lane_two lane_kunit
 	show_lanes kunit
@@ -453,6 +472,8 @@ main() {
 	if [ -n "${FULL:-}" ]; then
 		show_lanes kunit-6.12
 		count_kunit kunit-6.12 "$BUILD/kunit-6.12" "$(rc_of kunit-6.12)"
+		show_lanes kunit-arm64
+		count_kunit kunit-arm64 "$BUILD/kunit-arm64" "$(rc_of kunit-arm64)"
 		show_lanes debug-kernel e2e-debug
 		if [ "$(rc_of debug-kernel)" = 0 ]; then
 			pass debug-kernel
@@ -464,7 +485,7 @@ main() {
 	fi
 	show_lanes $LANE_STEPS
 	# A script that died after its last case still counts as failed
-	for name in e2e e2e-stock install dkms bench-quick e2e-interop fuzz-smoke \
+	for name in e2e e2e-stock install dkms bench-quick e2e-interop e2e-arm64 fuzz-smoke \
 		    e2e-7.3 e2e-stock-7.3 dkms-7.3 fresh-root; do
 		count_ktap "$name" "" "$(rc_of "$name")"
 	done

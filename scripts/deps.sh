@@ -25,7 +25,7 @@ KEYRING=${DEPS_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 TOOLS=(build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
        cpio xz-utils rsync git python3 python3-ply python3-git perl sparse
        librdmacm-dev libibverbs-dev ibverbs-utils
-       qemu-system-x86 busybox-static rdma-core ibverbs-providers iproute2
+       qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static rdma-core ibverbs-providers iproute2
        netbase fio gnuplot-nox clang libclang-rt-14-dev dkms
        python3-docutils mmdebstrap tshark wireshark-dev)
 APT_UPDATED=

@@ -218,8 +218,8 @@ harness_env() {
 	SERIES_BASE=6.12 load_base
 	export E2E_KERNEL=${E2E_KERNEL:-6.12}
 	case $E2E_KERNEL in
-	6.12|7.3|7.3-debug) ;;
-	*) die "E2E_KERNEL=$E2E_KERNEL: use 6.12, 7.3 or 7.3-debug" ;;
+	6.12|7.3|7.3-debug|6.12-arm64|7.3-arm64) ;;
+	*) die "E2E_KERNEL=$E2E_KERNEL: use 6.12, 7.3, 7.3-debug, 6.12-arm64 or 7.3-arm64" ;;
 	esac
 	export KVER_6_12=$KVER MODROOT_6_12=/ RPCRDMA_OURS_6_12=$BUILD/module/rpcrdma.ko
 	if [ -r "$MAINLINE_ENV" ]; then
@@ -237,6 +237,19 @@ harness_env() {
 		export RPCRDMA_OURS_7_3_debug=$DEBUG_ROOT/lib/modules/$DEBUG_KVER/kernel/net/sunrpc/xprtrdma/rpcrdma.ko
 	elif [ "$E2E_KERNEL" = 7.3-debug ]; then
 		die "$BUILD/debug-kernel.env is missing: run 'make debug-kernel'"
+	fi
+	# The arm64 lane (arm64-deps.sh, arm64-build.sh): Debian's arm64
+	# kernels of both bases, our rpcrdma.ko and the tools for them
+	if [ -r "$BUILD/arm64.env" ]; then
+		# shellcheck source=/dev/null
+		. "$BUILD/arm64.env"
+		export KVER_6_12_arm64=$ARM64_KVER_6_12 MODROOT_6_12_arm64=$ARM64_ROOT_6_12
+		export RPCRDMA_OURS_6_12_arm64=$BUILD/module-arm64/rpcrdma.ko
+		export KVER_7_3_arm64=$ARM64_KVER_7_3 MODROOT_7_3_arm64=$ARM64_ROOT_7_3
+		export RPCRDMA_OURS_7_3_arm64=$BUILD/module-mainline-arm64/rpcrdma.ko
+		export ARM64_SYSROOT
+		export RPCRDMA_CM_arm64=$BUILD/arm64/tools/rpcrdma-cm/rpcrdma-cm
+		export RPCRDMA_CALL_arm64=$BUILD/arm64/tools/rpcrdma-call/rpcrdma-call
 	fi
 	export RPCRDMA_CM=$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm
 	export RPCRDMA_CALL=$TOP/tools/testing/rpcrdma-call/rpcrdma-call

@@ -12,10 +12,29 @@
 # the installed ones. Sources are copied by content, so a rebuild of an
 # unchanged commit compiles nothing. With TEST_MODULES=1 it also builds
 # the test-only modules of tools/testing/nfsrdma (nfsrdma_fragment.ko)
-# from the repository, next to rpcrdma.ko.
+# from the repository, next to rpcrdma.ko. With MODULE_ARCH=arm64 it
+# cross-builds for Debian's arm64 kernel of the base instead, against
+# the arm64 headers arm64-deps.sh unpacked (their .kernelvariables set
+# ARCH and CROSS_COMPILE).
 
 . "$(dirname "$0")/lib.sh"
 load_base
+
+MODULE_ARCH=${MODULE_ARCH:-amd64}
+case $MODULE_ARCH in
+amd64)
+	HDRS_6_12=$HEADERS_DIR
+	HDRS_7_3=/usr/src/linux-headers-${MAINLINE_KVER:-}
+	;;
+arm64)
+	[ -r "$BUILD/arm64.env" ] || die "$BUILD/arm64.env is missing: run 'make deps-arm64'"
+	# shellcheck source=/dev/null
+	. "$BUILD/arm64.env"
+	HDRS_6_12=$ARM64_HEADERS_6_12
+	HDRS_7_3=$ARM64_HEADERS_7_3
+	;;
+*) die "MODULE_ARCH=$MODULE_ARCH: use amd64 or arm64" ;;
+esac
 
 [ $# -ge 2 ] || die "usage: module.sh COMMIT OUTDIR [KBUILD ARGS...]"
 COMMIT=$1
@@ -76,13 +95,13 @@ kbuild() {
 	shift
 	if [ "$SERIES_BASE" = mainline ]; then
 		"$TOP/scripts/trixie-root.sh" run "$OUTDIR" \
-			make -s -C "/usr/src/linux-headers-$MAINLINE_KVER" \
+			make -s -C "$HDRS_7_3" \
 			M="/work-out/$dir" \
 			NOSTDINC_FLAGS="-nostdinc -I/work-out/include" \
 			-j"$(nproc)" "$@" modules 2>&1 | sed "s|/work-out/|$OUTDIR/|g" ||
 			die "the build in the trixie root failed"
 	else
-		make -s -C "$HEADERS_DIR" M="$OUTDIR/$dir" \
+		make -s -C "$HDRS_6_12" M="$OUTDIR/$dir" \
 			NOSTDINC_FLAGS="-nostdinc -I$OUTDIR/include" -j"$(nproc)" "$@" modules
 	fi
 }

@@ -9,7 +9,8 @@
 # linux-headers-<MAINLINE_KVER> of the mainline base's version (from
 # trixie-backports), make and dkms, and what a whole kernel's build
 # needs (flex, bison, bc, libelf and libssl headers) for the debug
-# kernel of debug-kernel.sh. The kernel's modules are installed
+# kernel of debug-kernel.sh, and gcc-aarch64-linux-gnu for the arm64
+# lane (arm64-deps.sh unpacks the arm64 headers here). The kernel's modules are installed
 # too (linux-modules- and linux-base-KVER, fetched by mainline-deps.sh),
 # so that the DKMS check sees a Debian 13 host running 7.3: dkms
 # installs beside the stock rpcrdma.ko and modprobe chooses between
@@ -36,8 +37,11 @@ SPARSE_SUITE=sid
 
 # What a whole kernel's build needs beyond a module's (debug-kernel.sh)
 KBUILD_PKGS=flex,bison,bc,libelf-dev,libssl-dev,cpio
+# The arm64 lane's cross compiler (arm64-deps.sh): the gcc Debian built
+# its arm64 7.3 kernel with
+CROSS_PKGS=gcc-aarch64-linux-gnu
 
-stamp() { echo "$MAINLINE_VERSION $MAINLINE_KVER sparse:$SPARSE_SUITE binutils dkms modules $KBUILD_PKGS"; }
+stamp() { echo "$MAINLINE_VERSION $MAINLINE_KVER sparse:$SPARSE_SUITE binutils dkms modules $KBUILD_PKGS $CROSS_PKGS"; }
 
 make_root() {
 	local work deb
@@ -46,7 +50,7 @@ make_root() {
 	log "bootstrapping a Debian trixie build root for the $MAINLINE_VERSION headers"
 	rm -rf --one-file-system "$ROOT" "$STAMP"
 	QUIET_WHAT="trixie-root: mmdebstrap" quiet mmdebstrap --variant=minbase \
-		--include="linux-headers-$MAINLINE_KVER=$MAINLINE_VERSION,make,binutils,dkms,kmod,$KBUILD_PKGS" \
+		--include="linux-headers-$MAINLINE_KVER=$MAINLINE_VERSION,make,binutils,dkms,kmod,$KBUILD_PKGS,$CROSS_PKGS" \
 		trixie "$ROOT" \
 		"deb [signed-by=$KEYRING] http://deb.debian.org/debian trixie main" \
 		"deb [signed-by=$KEYRING] http://deb.debian.org/debian trixie-backports main"

@@ -13,7 +13,11 @@
 # / for an installed kernel, an unpacked image otherwise), RPCRDMA_OURS
 # (path to our rpcrdma.ko for KVER), RPCRDMA_CM and RPCRDMA_CALL (paths
 # to rpcrdma-cm and rpcrdma-call),
-# DEBS (download cache for the nfs-utils .debs).
+# DEBS (download cache for the nfs-utils .debs). GUEST_ARCH=arm64 builds
+# it for an arm64 guest: every program and library then comes from
+# SYSROOT, the arm64 user space arm64-deps.sh unpacked, and the
+# libraries a program needs are found by its ELF headers (the host's
+# ldd cannot run it); the module is stripped by STRIP.
 
 set -euo pipefail
 shopt -s inherit_errexit
@@ -22,7 +26,20 @@ OUT=$1
 : "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}" "${RPCRDMA_CALL:?}" "${DEBS:?}"
 MODROOT=${MODROOT:-/}
 MODDIR=${MODROOT%/}/lib/modules/$KVER
-ARCHLIB=lib/x86_64-linux-gnu
+GUEST_ARCH=${GUEST_ARCH:-amd64}
+case $GUEST_ARCH in
+amd64)
+	ARCHLIB=lib/x86_64-linux-gnu
+	SYS=
+	STRIP=${STRIP:-strip}
+	;;
+arm64)
+	ARCHLIB=lib/aarch64-linux-gnu
+	SYS=${SYSROOT:?GUEST_ARCH=arm64 needs SYSROOT}
+	STRIP=${STRIP:-aarch64-linux-gnu-strip}
+	;;
+*) echo "initramfs.sh: GUEST_ARCH=$GUEST_ARCH: use amd64 or arm64" >&2; exit 1 ;;
+esac
 
 # Modules the guests need, by name; modprobe --show-depends adds the rest.
 # crc32_generic: 6.12's rdma_rxe needs it and modules.dep does not say
@@ -55,11 +72,18 @@ KRB5_DEBS="krb5-kdc krb5-admin-server krb5-user libkrb5-3 libgssapi-krb5-2
 die() { printf 'initramfs.sh: %s\n' "$*" >&2; exit 1; }
 
 ROOT=$(mktemp -d)
-XROOT=$(mktemp -d)
-trap 'rm -rf "$ROOT" "$XROOT"' EXIT
+if [ -n "$SYS" ]; then
+	# The arm64 user space holds nfs-utils and Kerberos already
+	XROOT=$SYS
+	trap 'rm -rf "$ROOT"' EXIT
+else
+	XROOT=$(mktemp -d)
+	trap 'rm -rf "$ROOT" "$XROOT"' EXIT
+fi
 
 fetch_nfs_utils() {
 	local p missing=()
+	[ -z "$SYS" ] || return 0
 	mkdir -p "$DEBS"
 	for p in $NFS_DEBS $KRB5_DEBS; do
 		compgen -G "$DEBS/${p}_*.deb" >/dev/null || missing+=("$p")
@@ -73,9 +97,56 @@ fetch_nfs_utils() {
 	done
 }
 
+# sys PATH: PATH in the guest's user space: the host's (amd64) or the
+# arm64 sysroot's, where a package may keep it without /usr
+sys() {
+	local p=$1
+	if [ -z "$SYS" ]; then
+		echo "$p"
+	elif [ -e "$SYS$p" ]; then
+		echo "$SYS$p"
+	elif [ -e "$SYS${p#/usr}" ]; then
+		echo "$SYS${p#/usr}"
+	else
+		echo "$SYS/usr$p"
+	fi
+}
+
+# find_lib NAME: NAME in the sysroot's library directories
+find_lib() {
+	local d
+	for d in "$ARCHLIB" "usr/$ARCHLIB" lib usr/lib; do
+		[ ! -e "$SYS/$d/$1" ] || { echo "$SYS/$d/$1"; return 0; }
+	done
+	die "no library $1 in $SYS (add its package to arm64-deps.sh)"
+}
+
+# elf_closure FILE: the libraries FILE needs, transitively, as sysroot
+# paths (readelf's DT_NEEDED entries)
+elf_closure() {
+	local todo=("$1") seen=" " f n lib
+	while [ "${#todo[@]}" -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		for n in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			[[ "$seen" != *" $n "* ]] || continue
+			seen="$seen$n "
+			lib=$(find_lib "$n")
+			echo "$lib"
+			todo+=("$lib")
+		done
+	done
+}
+
 # Copy the shared libraries that $1 needs (ldd closure)
 copy_libs() {
 	local lib
+	if [ -n "$SYS" ]; then
+		elf_closure "$1" | while read -r lib; do
+			[ -e "$ROOT/$ARCHLIB/${lib##*/}" ] || cp -L "$lib" "$ROOT/$ARCHLIB/"
+		done
+		return
+	fi
 	LD_LIBRARY_PATH=$XROOT/$ARCHLIB:$XROOT/usr/$ARCHLIB ldd "$1" |
 	awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' |
 	while read -r lib; do
@@ -86,6 +157,18 @@ copy_libs() {
 	done
 }
 
+# X PATH: PATH among the unpacked nfs-utils and Kerberos packages (the
+# arm64 sysroot is usrmerged by nobody: a path may lack its /usr)
+X() {
+	if [ -e "$XROOT$1" ]; then
+		echo "$XROOT$1"
+	elif [ -e "$XROOT${1#/usr}" ]; then
+		echo "$XROOT${1#/usr}"
+	else
+		echo "$XROOT/usr$1"
+	fi
+}
+
 copy_bin() {
 	[ -x "$1" ] || die "missing program $1"
 	cp -L "$1" "$ROOT/$2/"
@@ -94,31 +177,37 @@ copy_bin() {
 
 install_programs() {
 	local b
-	cp /bin/busybox "$ROOT/bin/busybox"
+	cp "$(sys /bin/busybox)" "$ROOT/bin/busybox"
+	# (the host's busybox-static lists the applets: same package)
 	for b in $(/bin/busybox --list); do
 		[ "$b" = busybox ] || ln -sf busybox "$ROOT/bin/$b"
 	done
+	if [ -n "$SYS" ]; then
+		# The program interpreter, where arm64 binaries look for it
+		cp -L "$(find_lib ld-linux-aarch64.so.1)" "$ROOT/$ARCHLIB/"
+		ln -sf "${ARCHLIB#lib/}/ld-linux-aarch64.so.1" "$ROOT/lib/ld-linux-aarch64.so.1"
+	fi
 	# iproute2's ip and rdma, ahead of busybox on PATH
-	copy_bin /usr/sbin/ip usr/sbin
-	copy_bin /usr/bin/rdma usr/bin
-	copy_bin /usr/bin/ibv_devices usr/bin
+	copy_bin "$(sys /usr/sbin/ip)" usr/sbin
+	copy_bin "$(sys /usr/bin/rdma)" usr/bin
+	copy_bin "$(sys /usr/bin/ibv_devices)" usr/bin
 	copy_bin "$RPCRDMA_CM" usr/bin
 	copy_bin "$RPCRDMA_CALL" usr/bin
-	copy_bin "$XROOT/sbin/mount.nfs" sbin
+	copy_bin "$(X /sbin/mount.nfs)" sbin
 	for b in umount.nfs mount.nfs4 umount.nfs4; do
 		ln -sf mount.nfs "$ROOT/sbin/$b"
 	done
 	for b in exportfs rpc.mountd rpcinfo; do
-		copy_bin "$XROOT/usr/sbin/$b" usr/sbin
+		copy_bin "$(X /usr/sbin/$b)" usr/sbin
 	done
-	copy_bin "$XROOT/sbin/rpcbind" sbin
-	copy_bin /sbin/mke2fs sbin
+	copy_bin "$(X /sbin/rpcbind)" sbin
+	copy_bin "$(sys /sbin/mke2fs)" sbin
 	ln -sf mke2fs "$ROOT/sbin/mkfs.ext4"
 	# Kerberos: the KDC with its database plugin, and GSS on both ends
 	for b in rpc.gssd rpc.svcgssd rpc.idmapd krb5kdc kdb5_util kadmin.local; do
-		copy_bin "$XROOT/usr/sbin/$b" usr/sbin
+		copy_bin "$(X /usr/sbin/$b)" usr/sbin
 	done
-	copy_bin "$XROOT/usr/bin/klist" usr/bin
+	copy_bin "$(X /usr/bin/klist)" usr/bin
 	mkdir -p "$ROOT/usr/$ARCHLIB/krb5/plugins/kdb"
 	cp -L "$XROOT/usr/$ARCHLIB/krb5/plugins/kdb/db2.so" "$ROOT/usr/$ARCHLIB/krb5/plugins/kdb/"
 	copy_libs "$XROOT/usr/$ARCHLIB/krb5/plugins/kdb/db2.so"
@@ -129,11 +218,15 @@ install_programs() {
 	cp -L "$XROOT/usr/$ARCHLIB/libverto-libev.so.1" "$ROOT/$ARCHLIB/"
 	copy_libs "$XROOT/usr/$ARCHLIB/libverto-libev.so.1"
 	# rdma-core's soft-RoCE provider
-	cp -L /usr/$ARCHLIB/libibverbs/librxe-rdmav*.so "$ROOT/usr/$ARCHLIB/libibverbs/"
-	copy_libs /usr/$ARCHLIB/libibverbs/librxe-rdmav*.so
-	cp /etc/libibverbs.d/rxe.driver "$ROOT/etc/libibverbs.d/"
+	cp -L "$SYS"/usr/$ARCHLIB/libibverbs/librxe-rdmav*.so "$ROOT/usr/$ARCHLIB/libibverbs/"
+	copy_libs "$(echo "$SYS"/usr/$ARCHLIB/libibverbs/librxe-rdmav*.so)"
+	cp "$SYS/etc/libibverbs.d/rxe.driver" "$ROOT/etc/libibverbs.d/"
 	# glibc loads libgcc_s for thread cancellation; ldd does not list it
-	cp -L /$ARCHLIB/libgcc_s.so.1 "$ROOT/$ARCHLIB/"
+	if [ -n "$SYS" ]; then
+		cp -L "$(find_lib libgcc_s.so.1)" "$ROOT/$ARCHLIB/"
+	else
+		cp -L /$ARCHLIB/libgcc_s.so.1 "$ROOT/$ARCHLIB/"
+	fi
 }
 
 install_config() {
@@ -181,11 +274,11 @@ install_modules() {
 	done >"$ROOT/modules.list"
 	grep -qx rpcrdma.ko "$ROOT/modules.list" || die "rpcrdma.ko is not in the module list"
 	mv "$ROOT/lib/modules/e2e/rpcrdma.ko" "$ROOT/lib/modules/e2e/rpcrdma-stock.ko"
-	strip --strip-debug -o "$ROOT/lib/modules/e2e/rpcrdma-ours.ko" "$RPCRDMA_OURS"
+	"$STRIP" --strip-debug -o "$ROOT/lib/modules/e2e/rpcrdma-ours.ko" "$RPCRDMA_OURS"
 	# The test-only module "make modules" builds next to ours, if any
 	frag=$(dirname "$RPCRDMA_OURS")/nfsrdma_fragment.ko
 	if [ -f "$frag" ]; then
-		strip --strip-debug -o "$ROOT/lib/modules/e2e/nfsrdma_fragment.ko" "$frag"
+		"$STRIP" --strip-debug -o "$ROOT/lib/modules/e2e/nfsrdma_fragment.ko" "$frag"
 	fi
 }
 

@@ -15,7 +15,9 @@
 #
 # A run's CLIENT and SERVER are "ours" or "stock", booting E2E_KERNEL, or
 # "KERNEL:ours" / "KERNEL:stock" to name the kernel of that VM (6.12 or
-# 7.3), so the two VMs of a two-host run may boot different kernels.
+# 7.3; 6.12-arm64 or 7.3-arm64 for Debian's arm64 kernel of that base,
+# booted with qemu-system-aarch64), so the two VMs of a two-host run may
+# boot different kernels, even of different architectures.
 #
 # Environment:
 #   E2E_SCENARIO_TIMEOUT  limit of one scenario in the guest, seconds
@@ -33,8 +35,10 @@
 #   E2E_CAPTURE     0: do not record two-host links (the bench's runs)
 #   E2E_KEEP_CAPTURE  1: keep the capture of a run that passed too
 #   KVER_<K>, MODROOT_<K>, RPCRDMA_OURS_<K>  for each kernel K (6_12,
-#                   7_3): its release, the root of its lib/modules, our
-#                   rpcrdma.ko for it; RPCRDMA_CM, RPCRDMA_CALL. scripts/lib.sh
+#                   7_3, 6_12_arm64...): its release, the root of its
+#                   lib/modules, our rpcrdma.ko for it; RPCRDMA_CM,
+#                   RPCRDMA_CALL, and for arm64 guests ARM64_SYSROOT,
+#                   RPCRDMA_CM_arm64, RPCRDMA_CALL_arm64. scripts/lib.sh
 #                   harness_env sets them all.
 
 set -euo pipefail
@@ -78,18 +82,25 @@ builder_of() {
 	case "$1" in
 	7.3) echo "make modules-mainline" ;;
 	7.3-debug) echo "make debug-kernel" ;;
+	*-arm64) echo "make modules-arm64" ;;
 	*) echo "make modules" ;;
 	esac
 }
 
-# kernel_vars K: K_VER, K_ROOT, K_OURS, K_IMAGE of kernel K (6.12, 7.3,
-# or 7.3-debug: the debug kernel of scripts/debug-kernel.sh, whose own
-# rpcrdma.ko has the series)
+# kernel_vars K: K_VER, K_ROOT, K_OURS, K_IMAGE, K_ARCH, K_CM and
+# K_CALL of kernel K (6.12, 7.3, 7.3-debug: the debug kernel of
+# scripts/debug-kernel.sh, whose own rpcrdma.ko has the series; or
+# 6.12-arm64, 7.3-arm64)
 kernel_vars() {
 	local v=${1//[.-]/_} n
 	case "$1" in
-	6.12|7.3|7.3-debug) ;;
-	*) die "unknown kernel '$1': use 6.12, 7.3 or 7.3-debug" ;;
+	6.12|7.3|7.3-debug)
+		K_ARCH=amd64 K_CM=$RPCRDMA_CM K_CALL=$RPCRDMA_CALL ;;
+	6.12-arm64|7.3-arm64)
+		K_ARCH=arm64 K_CM=${RPCRDMA_CM_arm64:-} K_CALL=${RPCRDMA_CALL_arm64:-}
+		[ -n "${ARM64_SYSROOT:-}" ] && [ -x "$K_CM" ] && [ -x "$K_CALL" ] ||
+			die "kernel $1: no arm64 user space or tools (make deps-arm64 tools-arm64)" ;;
+	*) die "unknown kernel '$1': use 6.12, 7.3, 7.3-debug, 6.12-arm64 or 7.3-arm64" ;;
 	esac
 	n=KVER_$v; K_VER=${!n:-}
 	n=MODROOT_$v; K_ROOT=${!n:-}
@@ -112,17 +123,19 @@ base_initramfs() {
 	kernel_vars "$1"
 	key=$( {
 		echo "$K_VER"
-		sha256sum "$K_OURS" "$RPCRDMA_CM" "$RPCRDMA_CALL" "$HERE/initramfs.sh" \
+		sha256sum "$K_OURS" "$K_CM" "$K_CALL" "$HERE/initramfs.sh" \
 			"${K_ROOT%/}/lib/modules/$K_VER/modules.dep" "$K_IMAGE"
 		sha256sum "$(dirname "$K_OURS")/nfsrdma_fragment.ko" 2>/dev/null || true
 		dpkg-query -W busybox-static rdma-core ibverbs-providers iproute2 e2fsprogs 2>/dev/null || true
+		[ "$K_ARCH" = amd64 ] || cat "$ARM64_SYSROOT.debs" 2>/dev/null || true
 	} | sha256sum | cut -c1-16)
 	base=$OUTDIR/base-$1-$key.cpio
 	if [ ! -s "$base" ]; then
 		log "building the base initramfs of $1 ($base)"
 		rm -f "$OUTDIR/base-$1-"*.cpio
 		KVER=$K_VER MODROOT=$K_ROOT RPCRDMA_OURS=$K_OURS DEBS=$OUTDIR/debs \
-			"$HERE/initramfs.sh" "$base" >&2
+			RPCRDMA_CM=$K_CM RPCRDMA_CALL=$K_CALL GUEST_ARCH=$K_ARCH \
+			SYSROOT=${ARM64_SYSROOT:-} "$HERE/initramfs.sh" "$base" >&2
 	fi
 	echo "$base"
 }
@@ -180,6 +193,8 @@ boot_initramfs() {
 	local base fio=
 	BOOT_CPIO=$OUTDIR/boot-$1.cpio
 	if needs_fio "$2"; then
+		# (the harness takes fio from the host: no arm64 one)
+		[[ "$1" != *-arm64 ]] || die "kernel $1: a scenario of '$2' needs fio, which arm64 guests lack"
 		BOOT_CPIO=$OUTDIR/boot-$1-fio.cpio
 		fio=$(fio_layer)
 	fi
@@ -248,12 +263,20 @@ silenced() {
 start_vm() {
 	local kernel=$1 logf=$2 smp=$3 mem=$4 append=$5 scenarios=$6
 	shift 6
+	local qemu=(qemu-system-x86_64 -accel tcg) args=$GUEST_KERNEL_ARGS
 	kernel_vars "$kernel"
 	boot_initramfs "$kernel" "$scenarios"
+	if [ "$K_ARCH" = arm64 ]; then
+		# qemu's "virt" board, PCIe for the virtio devices; a
+		# Cortex-A72 is what TCG emulates fastest here (-cpu max adds
+		# pointer authentication, which is slow to emulate)
+		qemu=(qemu-system-aarch64 -accel tcg -M virt -cpu cortex-a72)
+		args=${args/console=ttyS0/console=ttyAMA0}
+	fi
 	timeout --kill-after=10 "$VM_LIMIT" \
-		qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
+		"${qemu[@]}" -smp "$smp" -m "$mem" \
 		-nographic -no-reboot -kernel "$K_IMAGE" -initrd "$BOOT_CPIO" \
-		-append "$GUEST_KERNEL_ARGS $append" \
+		-append "$args $append" \
 		"$@" </dev/null >"$logf" 2>&1 &
 	VM_PID=$!
 	VM_PIDS+=("$VM_PID")

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# arm64-build.sh modules|tools: cross-build for the arm64 lane.
+#  modules: our rpcrdma.ko (and the test-only nfsrdma_fragment.ko) of
+#    both series' HEAD for Debian's arm64 kernels, with module.sh
+#    (MODULE_ARCH=arm64): build/module-arm64 (6.12) and
+#    build/module-mainline-arm64 (7.3). Then checks that each module
+#    could load in place of the stock one: the same vermagic, and the
+#    same CRC for every symbol both import.
+#  tools: rpcrdma-cm and rpcrdma-call with aarch64-linux-gnu-gcc against
+#    the arm64 librdmacm of the sysroot, in build/arm64/tools.
+
+. "$(dirname "$0")/lib.sh"
+[ -r "$BUILD/arm64.env" ] || die "$BUILD/arm64.env is missing: run 'make deps-arm64'"
+# shellcheck source=/dev/null
+. "$BUILD/arm64.env"
+
+# crcs KO: "symbol crc" of what KO imports, sorted
+crcs() {
+	/sbin/modprobe --dump-modversions "$1" | awk '{ print $2, $1 }' | sort
+}
+has_versions() { readelf -S "$1" | grep -q ' __versions '; }
+
+# check_like_stock OURS ROOT KVER: ours loads where the stock one does
+check_like_stock() {
+	local ours=$1 root=$2 kver=$3 stock tmp mine theirs bad
+	stock=$(find "$root/lib/modules/$kver/kernel/net/sunrpc/xprtrdma" -name 'rpcrdma.ko*' | head -n 1)
+	[ -n "$stock" ] || die "no stock rpcrdma.ko under $root/lib/modules/$kver"
+	tmp=$(mktemp -d)
+	case $stock in
+	*.xz) xz -dc "$stock" >"$tmp/stock.ko" ;;
+	*.zst) zstd -qdc "$stock" >"$tmp/stock.ko" ;;
+	*) cp "$stock" "$tmp/stock.ko" ;;
+	esac
+	mine=$(/sbin/modinfo -F vermagic "$ours")
+	theirs=$(/sbin/modinfo -F vermagic "$tmp/stock.ko")
+	[ "$mine" = "$theirs" ] || die "$ours: vermagic '$mine', the stock module's '$theirs'"
+	# Debian's 7.3 kernels are built without MODVERSIONS: then neither
+	# module carries CRCs, and modpost has checked the symbols exist
+	if has_versions "$tmp/stock.ko"; then
+		has_versions "$ours" || die "$ours has no symbol CRCs; the stock module has"
+		crcs "$ours" >"$tmp/ours"
+		crcs "$tmp/stock.ko" >"$tmp/stock"
+		bad=$(join "$tmp/ours" "$tmp/stock" | awk '$2 != $3 { print $1 }')
+		[ -z "$bad" ] || die "$ours: symbol CRCs differ from the stock module's: $bad"
+		mine="$mine', CRCs as the stock module's"
+	else
+		has_versions "$ours" && die "$ours has symbol CRCs; the stock module has none"
+		mine="$mine', no CRCs (as stock)"
+	fi
+	rm -rf "$tmp"
+	log "${ours#"$BUILD"/}: vermagic '$mine"
+}
+
+modules() {
+	SERIES_BASE=6.12 MODULE_ARCH=arm64 TEST_MODULES=1 \
+		"$TOP/scripts/module.sh" HEAD "$BUILD/module-arm64"
+	SERIES_BASE=mainline MODULE_ARCH=arm64 TEST_MODULES=1 \
+		"$TOP/scripts/module.sh" HEAD "$BUILD/module-mainline-arm64"
+	check_like_stock "$BUILD/module-arm64/rpcrdma.ko" "$ARM64_ROOT_6_12" "$ARM64_KVER_6_12"
+	check_like_stock "$BUILD/module-mainline-arm64/rpcrdma.ko" "$ARM64_ROOT_7_3" "$ARM64_KVER_7_3"
+}
+
+tools() {
+	local d lib=$ARM64_SYSROOT/usr/lib/aarch64-linux-gnu
+	for d in tools/net/sunrpc/rpcrdma-cm tools/testing/rpcrdma-call; do
+		mkdir -p "$BUILD/arm64/tools/${d##*/}"
+		rsync -rc --exclude='*.o' --exclude="${d##*/}" "$TOP/$d/" "$BUILD/arm64/tools/${d##*/}/"
+		# The cross compiler's own glibc headers win; the sysroot
+		# adds librdmacm's and libibverbs'
+		CPPFLAGS="-idirafter $ARM64_SYSROOT/usr/include" \
+		LDFLAGS="-L$lib -Wl,-rpath-link,$lib:$ARM64_SYSROOT/lib/aarch64-linux-gnu" \
+			make -s -C "$BUILD/arm64/tools/${d##*/}" srctree="$TOP" \
+			CC=aarch64-linux-gnu-gcc ||
+			die "cross-building ${d##*/} failed"
+	done
+	file "$BUILD/arm64/tools/rpcrdma-cm/rpcrdma-cm" | grep -q 'ARM aarch64' ||
+		die "build/arm64/tools/rpcrdma-cm/rpcrdma-cm is not an arm64 program"
+}
+
+case "${1:-}" in
+modules) modules ;;
+tools) tools ;;
+*) die "usage: arm64-build.sh modules|tools" ;;
+esac
