@@ -88,9 +88,9 @@ modules-arm64: tree-6.12 tree-mainline deps-arm64
 tools-arm64: deps-arm64
 	@scripts/arm64-build.sh tools
 
-## e2e-arm64: the arm64 runs: arm64 guests of both kernels, and arm64 with x86-64 both ways
+## e2e-arm64: arm64.runs: arm64 guests of both kernels, and arm64 with x86-64 both ways (RUNS= to pick)
 e2e-arm64: modules-arm64 tools-arm64 modules modules-mainline tools
-	@scripts/e2e.sh --arm64
+	@scripts/e2e.sh --arm64 $(RUNS)
 
 ## kunit-arm64: the KUnit suites on arm64 under qemu, as kernel CI runs them (kunit.py --arch=arm64)
 kunit-arm64: tree-mainline

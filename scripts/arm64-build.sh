@@ -3,9 +3,10 @@
 #
 # arm64-build.sh modules|tools: cross-build for the arm64 lane.
 #  modules: our rpcrdma.ko (and the test-only nfsrdma_fragment.ko) of
-#    both series' HEAD for Debian's arm64 kernels, with module.sh
-#    (MODULE_ARCH=arm64): build/module-arm64 (6.12) and
-#    build/module-mainline-arm64 (7.3). Then checks that each module
+#    both series' HEAD for Debian's arm64 kernels, 4 KiB and 16 KiB
+#    pages, with module.sh (MODULE_ARCH=arm64, arm64-16k):
+#    build/module-arm64 and build/module-arm64-16k (6.12),
+#    build/module-mainline-arm64 and -arm64-16k (7.3). Then checks that each module
 #    could load in place of the stock one: the same vermagic, and the
 #    same CRC for every symbol both import.
 #  tools: rpcrdma-cm and rpcrdma-call with aarch64-linux-gnu-gcc against
@@ -54,12 +55,19 @@ check_like_stock() {
 }
 
 modules() {
-	SERIES_BASE=6.12 MODULE_ARCH=arm64 TEST_MODULES=1 \
-		"$TOP/scripts/module.sh" HEAD "$BUILD/module-arm64"
-	SERIES_BASE=mainline MODULE_ARCH=arm64 TEST_MODULES=1 \
-		"$TOP/scripts/module.sh" HEAD "$BUILD/module-mainline-arm64"
-	check_like_stock "$BUILD/module-arm64/rpcrdma.ko" "$ARM64_ROOT_6_12" "$ARM64_KVER_6_12"
-	check_like_stock "$BUILD/module-mainline-arm64/rpcrdma.ko" "$ARM64_ROOT_7_3" "$ARM64_KVER_7_3"
+	local f v root kver
+	for f in arm64 arm64-16k; do
+		SERIES_BASE=6.12 MODULE_ARCH=$f TEST_MODULES=1 \
+			"$TOP/scripts/module.sh" HEAD "$BUILD/module-$f"
+		SERIES_BASE=mainline MODULE_ARCH=$f TEST_MODULES=1 \
+			"$TOP/scripts/module.sh" HEAD "$BUILD/module-mainline-$f"
+		v=${f#arm64}
+		v=${v/-/_}
+		root=ARM64_ROOT_6_12$v kver=ARM64_KVER_6_12$v
+		check_like_stock "$BUILD/module-$f/rpcrdma.ko" "${!root}" "${!kver}"
+		root=ARM64_ROOT_7_3$v kver=ARM64_KVER_7_3$v
+		check_like_stock "$BUILD/module-mainline-$f/rpcrdma.ko" "${!root}" "${!kver}"
+	done
 }
 
 tools() {

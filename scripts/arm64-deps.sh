@@ -3,8 +3,9 @@
 #
 # arm64-deps.sh: everything the arm64 lane needs, in $BUILD/arm64, with
 # nothing installed on the host beyond the cross compiler:
-#  - Debian's arm64 kernels of both bases, as roots the test VMs boot
-#    (image-6.12, image-7.3: lib/modules/KVER with vmlinuz and a
+#  - Debian's arm64 kernels of both bases, with 4 KiB and with 16 KiB
+#    pages, as roots the test VMs boot (image-6.12, image-7.3,
+#    image-6.12-16k, image-7.3-16k: lib/modules/KVER with vmlinuz and a
 #    modules.dep from the host's depmod), of the same package versions
 #    as the amd64 ones (BASE_PKG_VERSION, MAINLINE_VERSION);
 #  - their headers, to cross-build our rpcrdma.ko: 6.12's in
@@ -30,8 +31,10 @@ SERIES_BASE=6.12 load_base
 DIR=$BUILD/arm64
 DEBS=$DIR/debs
 ENV_FILE=$BUILD/arm64.env
-KVER_6_12=$BASE_ABI-arm64
-KVER_7_3=${MAINLINE_KVER%-amd64}-arm64
+# Debian's arm64 kernel flavours: 4 KiB pages, and 16 KiB pages, where
+# PAGE_SIZE is not the 4096 an x86-64 host makes easy to assume
+FLAVOURS="arm64 arm64-16k"
+ENV=
 # The user space of the guests; apt adds what they depend on
 USER_PKGS="busybox-static iproute2 ibverbs-utils ibverbs-providers libibverbs-dev
  librdmacm-dev e2fsprogs nfs-kernel-server nfs-common rpcbind krb5-kdc
@@ -94,45 +97,58 @@ image() {
 	depmod -b "$root" "$kver" || fail "depmod of the $kver image failed"
 }
 
-kernels() {
-	local v612=$BASE_VERSION v73=$MAINLINE_VERSION
-	arm_apt_setup "$DIR/apt-bookworm" "bookworm bookworm-backports"
-	arm_apt_setup "$DIR/apt-trixie" "trixie-backports"
-	download "$DIR/apt-bookworm" "linux-image-$KVER_6_12-unsigned=$v612" \
-		"linux-headers-$KVER_6_12=$v612" "linux-headers-$BASE_ABI-common=$v612"
-	download "$DIR/apt-trixie" "linux-binary-unsigned-$KVER_7_3=$v73" \
-		"linux-modules-$KVER_7_3=$v73" "linux-base-$KVER_7_3=$v73" \
-		"linux-headers-$KVER_7_3=$v73"
-	image "$DIR/image-6.12" "$KVER_6_12" "linux-image-$KVER_6_12-unsigned"
-	image "$DIR/image-7.3" "$KVER_7_3" "linux-binary-unsigned-$KVER_7_3" \
-		"linux-modules-$KVER_7_3" "linux-base-$KVER_7_3"
-
-	# 6.12's headers, with the host's kbuild tools of the same version
-	if [ ! -s "$DIR/headers-6.12/usr/src/linux-headers-$KVER_6_12/Module.symvers" ]; then
-		rm -rf "$DIR/headers-6.12"
-		dpkg-deb -x "$(deb_file "linux-headers-$KVER_6_12")" "$DIR/headers-6.12"
-		dpkg-deb -x "$(deb_file "linux-headers-$BASE_ABI-common")" "$DIR/headers-6.12"
-		[ -d "/usr/lib/linux-kbuild-${BASE_ABI%+*}" ] ||
+# kernel_6_12 FLAVOUR, kernel_7_3 FLAVOUR: Debian's arm64 kernel of the
+# base in that flavour (arm64: 4 KiB pages; arm64-16k: 16 KiB), its
+# image root and its headers
+kernel_6_12() {
+	local kver=$BASE_ABI-$1 v=$BASE_VERSION sfx=${1#arm64} hdr=$DIR/headers-6.12 k
+	download "$DIR/apt-bookworm" "linux-image-$kver-unsigned=$v" \
+		"linux-headers-$kver=$v" "linux-headers-$BASE_ABI-common=$v"
+	image "$DIR/image-6.12$sfx" "$kver" "linux-image-$kver-unsigned"
+	# The headers, with the host's kbuild tools of the same version
+	if [ ! -s "$hdr/usr/src/linux-headers-$kver/Module.symvers" ]; then
+		dpkg-deb -x "$(deb_file "linux-headers-$kver")" "$hdr"
+		dpkg-deb -x "$(deb_file "linux-headers-$BASE_ABI-common")" "$hdr"
 		[ -d "/usr/lib/linux-kbuild-$BASE_ABI" ] ||
 			fail "no /usr/lib/linux-kbuild-$BASE_ABI on the host: run 'make deps'"
 	fi
-	local k
-	mkdir -p "$DIR/headers-6.12/usr/lib"
-	for k in "/usr/lib/linux-kbuild-$BASE_ABI" "/usr/lib/linux-kbuild-${BASE_ABI%+*}"; do
-		if [ -d "$k" ] && [ ! -e "$DIR/headers-6.12$k" ]; then
-			ln -s "$k" "$DIR/headers-6.12$k"
-		fi
-	done
+	mkdir -p "$hdr/usr/lib"
+	k=/usr/lib/linux-kbuild-$BASE_ABI
+	[ -e "$hdr$k" ] || ln -s "$k" "$hdr$k"
 	# The headers refer to each other by absolute path
-	sed -i "s|^include /usr/src/linux-headers-|include $DIR/headers-6.12/usr/src/linux-headers-|" \
-		"$DIR/headers-6.12/usr/src/linux-headers-$KVER_6_12/Makefile"
-
-	# 7.3's, in the trixie root beside the amd64 ones
+	sed -i "s|^include /usr/src/linux-headers-|include $hdr/usr/src/linux-headers-|" \
+		"$hdr/usr/src/linux-headers-$kver/Makefile"
+	ENV="${ENV}ARM64_KVER_6_12${sfx/-/_}='$kver'
+ARM64_ROOT_6_12${sfx/-/_}='$DIR/image-6.12$sfx'
+ARM64_HEADERS_6_12${sfx/-/_}='$hdr/usr/src/linux-headers-$kver'
+"
+}
+kernel_7_3() {
+	local kver=${MAINLINE_KVER%-amd64}-$1 v=$MAINLINE_VERSION sfx=${1#arm64}
+	download "$DIR/apt-trixie" "linux-binary-unsigned-$kver=$v" \
+		"linux-modules-$kver=$v" "linux-base-$kver=$v" "linux-headers-$kver=$v"
+	image "$DIR/image-7.3$sfx" "$kver" "linux-binary-unsigned-$kver" \
+		"linux-modules-$kver" "linux-base-$kver"
+	# In the trixie root beside the amd64 ones
 	"$TOP/scripts/trixie-root.sh" ensure
-	if [ ! -s "$BUILD/trixie-root/usr/src/linux-headers-$KVER_7_3/Module.symvers" ]; then
-		dpkg-deb -x "$(deb_file "linux-headers-$KVER_7_3")" "$BUILD/trixie-root" ||
-			fail "unpacking the $KVER_7_3 headers into the trixie root failed"
+	if [ ! -s "$BUILD/trixie-root/usr/src/linux-headers-$kver/Module.symvers" ]; then
+		dpkg-deb -x "$(deb_file "linux-headers-$kver")" "$BUILD/trixie-root" ||
+			fail "unpacking the $kver headers into the trixie root failed"
 	fi
+	ENV="${ENV}ARM64_KVER_7_3${sfx/-/_}='$kver'
+ARM64_ROOT_7_3${sfx/-/_}='$DIR/image-7.3$sfx'
+ARM64_HEADERS_7_3${sfx/-/_}='/usr/src/linux-headers-$kver'
+"
+}
+
+kernels() {
+	local f
+	arm_apt_setup "$DIR/apt-bookworm" "bookworm bookworm-backports"
+	arm_apt_setup "$DIR/apt-trixie" "trixie-backports"
+	for f in $FLAVOURS; do
+		kernel_6_12 "$f"
+		kernel_7_3 "$f"
+	done
 }
 
 userspace() {
@@ -165,16 +181,8 @@ main() {
 	mkdir -p "$DEBS"
 	kernels
 	userspace
-	cat >"$ENV_FILE" <<EOF
-ARM64_KVER_6_12='$KVER_6_12'
-ARM64_ROOT_6_12='$DIR/image-6.12'
-ARM64_HEADERS_6_12='$DIR/headers-6.12/usr/src/linux-headers-$KVER_6_12'
-ARM64_KVER_7_3='$KVER_7_3'
-ARM64_ROOT_7_3='$DIR/image-7.3'
-ARM64_HEADERS_7_3='/usr/src/linux-headers-$KVER_7_3'
-ARM64_SYSROOT='$DIR/sysroot'
-EOF
-	log "arm64: kernels $KVER_6_12 and $KVER_7_3, user space in $DIR/sysroot"
+	printf '%sARM64_SYSROOT=%s\n' "$ENV" "'$DIR/sysroot'" >"$ENV_FILE"
+	log "arm64: Debian's 6.12 and 7.3 kernels ($FLAVOURS), user space in $DIR/sysroot"
 }
 
 main "$@"

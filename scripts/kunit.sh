@@ -55,13 +55,10 @@ KUNIT_STALL=${KUNIT_STALL:-600}
 KUNIT_CPU=${KUNIT_CPU:-3600}
 KUNIT_EXEC_TIMEOUT=${KUNIT_EXEC_TIMEOUT:-900}
 # The series' .kunitconfig names what the suites need on any
-# architecture. Under UML, the RDMA core also needs a PCI and DMA
-# layer, which UML has only through virtio (the kconfig_add options
-# the KUnit documentation gives for such tests); qemu architectures
-# have their own.
+# architecture; kunit.py adds UML's PCI layer itself (arch_uml.config).
 KUNIT_ARCH=${KUNIT_ARCH:-um}
 case $KUNIT_ARCH in
-um) ARCH_ARGS=(--arch=um --kconfig_add=CONFIG_VIRTIO_UML=y --kconfig_add=CONFIG_UML_PCI_OVER_VIRTIO=y) ;;
+um) ARCH_ARGS=(--arch=um) ;;
 arm64)
 	command -v aarch64-linux-gnu-gcc >/dev/null ||
 		die "no aarch64-linux-gnu-gcc: run 'make deps' (gcc-aarch64-linux-gnu)"

@@ -218,8 +218,8 @@ harness_env() {
 	SERIES_BASE=6.12 load_base
 	export E2E_KERNEL=${E2E_KERNEL:-6.12}
 	case $E2E_KERNEL in
-	6.12|7.3|7.3-debug|6.12-arm64|7.3-arm64) ;;
-	*) die "E2E_KERNEL=$E2E_KERNEL: use 6.12, 7.3, 7.3-debug, 6.12-arm64 or 7.3-arm64" ;;
+	6.12|7.3|7.3-debug|6.12-arm64|7.3-arm64|6.12-arm64-16k|7.3-arm64-16k) ;;
+	*) die "E2E_KERNEL=$E2E_KERNEL: use 6.12, 7.3, 7.3-debug, or 6.12 or 7.3 with -arm64 or -arm64-16k" ;;
 	esac
 	export KVER_6_12=$KVER MODROOT_6_12=/ RPCRDMA_OURS_6_12=$BUILD/module/rpcrdma.ko
 	if [ -r "$MAINLINE_ENV" ]; then
@@ -247,6 +247,10 @@ harness_env() {
 		export RPCRDMA_OURS_6_12_arm64=$BUILD/module-arm64/rpcrdma.ko
 		export KVER_7_3_arm64=$ARM64_KVER_7_3 MODROOT_7_3_arm64=$ARM64_ROOT_7_3
 		export RPCRDMA_OURS_7_3_arm64=$BUILD/module-mainline-arm64/rpcrdma.ko
+		export KVER_6_12_arm64_16k=$ARM64_KVER_6_12_16k MODROOT_6_12_arm64_16k=$ARM64_ROOT_6_12_16k
+		export RPCRDMA_OURS_6_12_arm64_16k=$BUILD/module-arm64-16k/rpcrdma.ko
+		export KVER_7_3_arm64_16k=$ARM64_KVER_7_3_16k MODROOT_7_3_arm64_16k=$ARM64_ROOT_7_3_16k
+		export RPCRDMA_OURS_7_3_arm64_16k=$BUILD/module-mainline-arm64-16k/rpcrdma.ko
 		export ARM64_SYSROOT
 		export RPCRDMA_CM_arm64=$BUILD/arm64/tools/rpcrdma-cm/rpcrdma-cm
 		export RPCRDMA_CALL_arm64=$BUILD/arm64/tools/rpcrdma-call/rpcrdma-call

@@ -12,8 +12,9 @@
 # the installed ones. Sources are copied by content, so a rebuild of an
 # unchanged commit compiles nothing. With TEST_MODULES=1 it also builds
 # the test-only modules of tools/testing/nfsrdma (nfsrdma_fragment.ko)
-# from the repository, next to rpcrdma.ko. With MODULE_ARCH=arm64 it
-# cross-builds for Debian's arm64 kernel of the base instead, against
+# from the repository, next to rpcrdma.ko. With MODULE_ARCH=arm64 (or
+# arm64-16k) it cross-builds for Debian's arm64 kernel of the base (of
+# that flavour) instead, against
 # the arm64 headers arm64-deps.sh unpacked (their .kernelvariables set
 # ARCH and CROSS_COMPILE).
 
@@ -26,14 +27,15 @@ amd64)
 	HDRS_6_12=$HEADERS_DIR
 	HDRS_7_3=/usr/src/linux-headers-${MAINLINE_KVER:-}
 	;;
-arm64)
+arm64|arm64-16k)
 	[ -r "$BUILD/arm64.env" ] || die "$BUILD/arm64.env is missing: run 'make deps-arm64'"
 	# shellcheck source=/dev/null
 	. "$BUILD/arm64.env"
-	HDRS_6_12=$ARM64_HEADERS_6_12
-	HDRS_7_3=$ARM64_HEADERS_7_3
+	sfx=${MODULE_ARCH#arm64}
+	v=ARM64_HEADERS_6_12${sfx/-/_}; HDRS_6_12=${!v}
+	v=ARM64_HEADERS_7_3${sfx/-/_}; HDRS_7_3=${!v}
 	;;
-*) die "MODULE_ARCH=$MODULE_ARCH: use amd64 or arm64" ;;
+*) die "MODULE_ARCH=$MODULE_ARCH: use amd64, arm64 or arm64-16k" ;;
 esac
 
 [ $# -ge 2 ] || die "usage: module.sh COMMIT OUTDIR [KBUILD ARGS...]"

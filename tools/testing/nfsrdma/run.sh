@@ -16,7 +16,8 @@
 # A run's CLIENT and SERVER are "ours" or "stock", booting E2E_KERNEL, or
 # "KERNEL:ours" / "KERNEL:stock" to name the kernel of that VM (6.12 or
 # 7.3; 6.12-arm64 or 7.3-arm64 for Debian's arm64 kernel of that base,
-# booted with qemu-system-aarch64), so the two VMs of a two-host run may
+# booted with qemu-system-aarch64, -arm64-16k for its 16 KiB-page
+# flavour), so the two VMs of a two-host run may
 # boot different kernels, even of different architectures.
 #
 # Environment:
@@ -96,11 +97,11 @@ kernel_vars() {
 	case "$1" in
 	6.12|7.3|7.3-debug)
 		K_ARCH=amd64 K_CM=$RPCRDMA_CM K_CALL=$RPCRDMA_CALL ;;
-	6.12-arm64|7.3-arm64)
+	6.12-arm64|7.3-arm64|6.12-arm64-16k|7.3-arm64-16k)
 		K_ARCH=arm64 K_CM=${RPCRDMA_CM_arm64:-} K_CALL=${RPCRDMA_CALL_arm64:-}
 		[ -n "${ARM64_SYSROOT:-}" ] && [ -x "$K_CM" ] && [ -x "$K_CALL" ] ||
 			die "kernel $1: no arm64 user space or tools (make deps-arm64 tools-arm64)" ;;
-	*) die "unknown kernel '$1': use 6.12, 7.3, 7.3-debug, 6.12-arm64 or 7.3-arm64" ;;
+	*) die "unknown kernel '$1': use 6.12, 7.3, 7.3-debug, or 6.12 or 7.3 with -arm64 or -arm64-16k" ;;
 	esac
 	n=KVER_$v; K_VER=${!n:-}
 	n=MODROOT_$v; K_ROOT=${!n:-}
@@ -271,6 +272,9 @@ start_vm() {
 		# Cortex-A72 is what TCG emulates fastest here (-cpu max adds
 		# pointer authentication, which is slow to emulate)
 		qemu=(qemu-system-aarch64 -accel tcg -M virt -cpu cortex-a72)
+		# A Cortex-A72 has no 16 KiB translation granule; qemu's
+		# "max" CPU does (without pointer authentication)
+		[[ "$kernel" != *-16k ]] || qemu[6]=max,pauth=off
 		args=${args/console=ttyS0/console=ttyAMA0}
 	fi
 	timeout --kill-after=10 "$VM_LIMIT" \
