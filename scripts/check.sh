@@ -228,10 +228,11 @@ else
 	# each: 7.3 client of 6.12, stock 6.12 client of 7.3, 7.3 client of
 	# stock 7.3. check-full runs the other three too.
 	E2E_INTEROP_RUNS="c7.3-s6.12 c6.12stock-s7.3 c7.3-s7.3stock"
-	# arm64: both kernels' I/O, checked writes and Kerberos, and 7.3
-	# across architectures both ways; check-full adds more scenarios
-	# and stock across architectures (arm64.runs)
-	E2E_ARM64_RUNS="arm64-6.12 arm64-7.3 carm64-sx86 cx86-sarm64"
+	# arm64: both kernels' I/O, checked writes and Kerberos, 7.3 with
+	# 16 KiB pages, and 7.3 across architectures both ways; check-full
+	# adds more scenarios, 6.12 with 16 KiB pages and stock across
+	# architectures (arm64.runs)
+	E2E_ARM64_RUNS="arm64-6.12 arm64-7.3 carm64-sx86 cx86-sarm64 arm64-16k-7.3"
 fi
 
 # quietly NAME CMD...: a step of a lane: its output goes only to its
