@@ -96,6 +96,15 @@ e2e-arm64: modules-arm64 tools-arm64 modules modules-mainline tools
 kunit-arm64: tree-mainline
 	@SERIES_BASE=mainline KUNIT_BUILD=$(BUILD)/kunit-arm64 KUNIT_ARCH=arm64 scripts/kunit.sh
 
+## modules-siw: soft-iWARP (siw.ko) for Debian's 6.12 and 7.3, built out of tree from each base's source (Debian builds none)
+modules-siw: tree-6.12 tree-mainline
+	@scripts/siw-module.sh 6.12 $(BUILD)/siw-6.12
+	@scripts/siw-module.sh 7.3 $(BUILD)/siw-7.3
+
+## e2e-siw: siw.runs: NFS over soft-iWARP, ours and stock, and a mount moved from rxe to siw (RUNS= to pick)
+e2e-siw: modules-siw modules modules-mainline tools
+	@scripts/e2e.sh --siw $(RUNS)
+
 ## debug-kernel: the harness's debug kernel (KASAN, DEBUG_SG, lockdep...) from the mainline tree, in the trixie root
 debug-kernel: tree-mainline
 	@scripts/debug-kernel.sh
@@ -243,5 +252,5 @@ help:
 	modules modules-mainline tools kunit kunit-6.12 kunit-san tools-check e2e e2e-interop bench fuzz static \
 	wireshark install-wireshark uninstall-wireshark wireshark-check wireshark-sample \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
-	deps-arm64 modules-arm64 tools-arm64 e2e-arm64 kunit-arm64 \
+	deps-arm64 modules-arm64 tools-arm64 e2e-arm64 kunit-arm64 modules-siw e2e-siw \
 	check check-full clean distclean help

@@ -46,8 +46,10 @@ arm_apt_setup() {
 	mkdir -p "$dir/sources.list.d" "$dir/lists/partial" "$dir/cache/archives/partial"
 	printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
 		"$suites" "$keyring" >"$dir/sources.list.d/debian.sources"
-	[ -n "$(ls "$dir/lists" | grep -v partial || true)" ] ||
-		QUIET_WHAT="arm64-deps: apt-get update of $suites" quiet arm_apt "$dir" apt-get update
+	compgen -G "$dir/lists/*_Packages*" >/dev/null || apt_update "$dir"
+}
+apt_update() {
+	QUIET_WHAT="arm64-deps: apt-get update ($1)" quiet arm_apt "$1" apt-get update
 }
 arm_apt() {
 	local dir=$1 cmd=$2
@@ -56,33 +58,38 @@ arm_apt() {
 		-o APT::Architectures::=arm64 -o APT::Sandbox::User=root "$@"
 }
 
-# download APT-DIR PKG...: the .debs of PKG=VERSION... into $DEBS,
-# unless there already
+# download APT-DIR NAME=VERSION...: those .debs into $DEBS, unless there
+# already; with lists that lack a version, after an apt-get update
 download() {
 	local apt=$1 p missing=()
 	shift
 	for p in "$@"; do
-		compgen -G "$DEBS/${p%%=*}_*_arm64.deb" >/dev/null ||
-			compgen -G "$DEBS/${p%%=*}_*_all.deb" >/dev/null || missing+=("$p")
+		deb_file "$p" >/dev/null 2>&1 || missing+=("$p")
 	done
 	[ "${#missing[@]}" -gt 0 ] || return 0
 	log "downloading ${#missing[@]} arm64 packages"
-	(cd "$DEBS" && QUIET_WHAT="arm64-deps: apt-get download ${missing[*]}" \
-		quiet arm_apt "$apt" apt-get download "${missing[@]}")
+	if ! (cd "$DEBS" && arm_apt "$apt" apt-get download -qq "${missing[@]}") >/dev/null 2>&1; then
+		apt_update "$apt"
+		(cd "$DEBS" && QUIET_WHAT="arm64-deps: apt-get download ${missing[*]}" \
+			quiet arm_apt "$apt" apt-get download "${missing[@]}")
+	fi
 }
 
-# deb_file NAME: the downloaded .deb of package NAME
+# deb_file NAME=VERSION: the downloaded .deb of that version
 deb_file() {
-	compgen -G "$DEBS/${1}_*_arm64.deb" || compgen -G "$DEBS/${1}_*_all.deb" ||
+	local n=${1%%=*} v=${1#*=}
+	v=${v//:/%3a}
+	compgen -G "$DEBS/${n}_${v}_arm64.deb" || compgen -G "$DEBS/${n}_${v}_all.deb" ||
 		fail "no .deb of $1 in $DEBS"
 }
 
-# image ROOT KVER DEB...: a root of the kernel KVER from its packages
+# image ROOT KVER NAME=VERSION...: a root of the kernel KVER from those
+# packages, remade when they change
 image() {
 	local root=$1 kver=$2 deb img
 	shift 2
-	[ -s "$root/lib/modules/$kver/modules.dep" ] && [ -e "$root/lib/modules/$kver/vmlinuz" ] && return 0
-	rm -rf "$root"
+	[ "$(cat "$root.stamp" 2>/dev/null)" = "$*" ] && return 0
+	rm -rf "$root" "$root.stamp"
 	for deb in "$@"; do
 		dpkg-deb -x "$(deb_file "$deb")" "$root" || fail "dpkg-deb -x $deb failed"
 	done
@@ -95,6 +102,7 @@ image() {
 		ln -sf "$(realpath --relative-to="$root/lib/modules/$kver" "$img")" \
 			"$root/lib/modules/$kver/vmlinuz"
 	depmod -b "$root" "$kver" || fail "depmod of the $kver image failed"
+	echo "$*" >"$root.stamp"
 }
 
 # kernel_6_12 FLAVOUR, kernel_7_3 FLAVOUR: Debian's arm64 kernel of the
@@ -104,13 +112,15 @@ kernel_6_12() {
 	local kver=$BASE_ABI-$1 v=$BASE_VERSION sfx=${1#arm64} hdr=$DIR/headers-6.12 k
 	download "$DIR/apt-bookworm" "linux-image-$kver-unsigned=$v" \
 		"linux-headers-$kver=$v" "linux-headers-$BASE_ABI-common=$v"
-	image "$DIR/image-6.12$sfx" "$kver" "linux-image-$kver-unsigned"
+	image "$DIR/image-6.12$sfx" "$kver" "linux-image-$kver-unsigned=$v"
 	# The headers, with the host's kbuild tools of the same version
-	if [ ! -s "$hdr/usr/src/linux-headers-$kver/Module.symvers" ]; then
-		dpkg-deb -x "$(deb_file "linux-headers-$kver")" "$hdr"
-		dpkg-deb -x "$(deb_file "linux-headers-$BASE_ABI-common")" "$hdr"
+	if [ "$(cat "$hdr/$kver.stamp" 2>/dev/null)" != "$v" ]; then
+		rm -rf "$hdr/usr/src/linux-headers-$kver" "$hdr/$kver.stamp"
+		dpkg-deb -x "$(deb_file "linux-headers-$kver=$v")" "$hdr"
+		dpkg-deb -x "$(deb_file "linux-headers-$BASE_ABI-common=$v")" "$hdr"
 		[ -d "/usr/lib/linux-kbuild-$BASE_ABI" ] ||
 			fail "no /usr/lib/linux-kbuild-$BASE_ABI on the host: run 'make deps'"
+		echo "$v" >"$hdr/$kver.stamp"
 	fi
 	mkdir -p "$hdr/usr/lib"
 	k=/usr/lib/linux-kbuild-$BASE_ABI
@@ -127,13 +137,15 @@ kernel_7_3() {
 	local kver=${MAINLINE_KVER%-amd64}-$1 v=$MAINLINE_VERSION sfx=${1#arm64}
 	download "$DIR/apt-trixie" "linux-binary-unsigned-$kver=$v" \
 		"linux-modules-$kver=$v" "linux-base-$kver=$v" "linux-headers-$kver=$v"
-	image "$DIR/image-7.3$sfx" "$kver" "linux-binary-unsigned-$kver" \
-		"linux-modules-$kver" "linux-base-$kver"
-	# In the trixie root beside the amd64 ones
+	image "$DIR/image-7.3$sfx" "$kver" "linux-binary-unsigned-$kver=$v" \
+		"linux-modules-$kver=$v" "linux-base-$kver=$v"
+	# In the trixie root beside the amd64 ones (remade with it)
 	"$TOP/scripts/trixie-root.sh" ensure
-	if [ ! -s "$BUILD/trixie-root/usr/src/linux-headers-$kver/Module.symvers" ]; then
-		dpkg-deb -x "$(deb_file "linux-headers-$kver")" "$BUILD/trixie-root" ||
+	if [ "$(cat "$BUILD/trixie-root/usr/src/$kver.stamp" 2>/dev/null)" != "$v" ]; then
+		rm -rf "$BUILD/trixie-root/usr/src/linux-headers-$kver"
+		dpkg-deb -x "$(deb_file "linux-headers-$kver=$v")" "$BUILD/trixie-root" ||
 			fail "unpacking the $kver headers into the trixie root failed"
+		echo "$v" >"$BUILD/trixie-root/usr/src/$kver.stamp"
 	fi
 	ENV="${ENV}ARM64_KVER_7_3${sfx/-/_}='$kver'
 ARM64_ROOT_7_3${sfx/-/_}='$DIR/image-7.3$sfx'
@@ -154,12 +166,12 @@ kernels() {
 userspace() {
 	local pkgs
 	[ -x "$DIR/sysroot/bin/busybox" ] && [ "$(cat "$DIR/sysroot.pkgs" 2>/dev/null)" = "$USER_PKGS" ] &&
-		return 0
+		[ -s "$DIR/sysroot.debs" ] && return 0
 	# Every package the list needs, with versions, as apt would install
 	# them on an empty arm64 system
 	# shellcheck disable=SC2086
 	pkgs=$(arm_apt "$DIR/apt-bookworm" apt-get -s -qq install --no-install-recommends \
-		-t bookworm $USER_PKGS | awk '$1 == "Inst" { print $2 }') ||
+		-t bookworm $USER_PKGS | awk '$1 == "Inst" { v = $3; gsub(/[()]/, "", v); print $2 "=" v }') ||
 		fail "apt cannot resolve the arm64 user space ($USER_PKGS)"
 	[ -n "$pkgs" ] || fail "apt resolved no arm64 packages"
 	# shellcheck disable=SC2086
@@ -168,9 +180,9 @@ userspace() {
 	for p in $pkgs; do
 		dpkg-deb -x "$(deb_file "$p")" "$DIR/sysroot" || fail "dpkg-deb -x $p failed"
 	done
-	printf '%s\n' "$USER_PKGS" >"$DIR/sysroot.pkgs"
 	# (what the harness keys its cached arm64 initramfs by)
-	(cd "$DEBS" && ls) >"$DIR/sysroot.debs"
+	printf '%s\n' $pkgs >"$DIR/sysroot.debs"
+	printf '%s\n' "$USER_PKGS" >"$DIR/sysroot.pkgs"
 }
 
 main() {

@@ -39,7 +39,7 @@ BUDGETS="deps:600 deps-mainline:300 tree:300 deps-test:120 stall-timeout-test:18
 	e2e:1080 e2e-stock:120 install:60 dkms:240 bench-quick:240
 	e2e-interop:480 fuzz-smoke:120 patchset-6.12:1500
 	e2e-7.3:1080 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:900 patchset:1500
-	modules-arm64:300 e2e-arm64:480 kunit:2700"
+	modules-arm64:300 e2e-arm64:480 modules-siw:120 e2e-siw:480 kunit:2700"
 CHECK_BUDGET=3600
 
 # over_budget: the "#" lines for the steps, and make check, over budget
@@ -248,7 +248,7 @@ quietly() {
 rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo 255; }
 
 LANE_STEPS="e2e e2e-stock install dkms bench-quick e2e-interop e2e-arm64
-	    e2e-7.3 e2e-stock-7.3 dkms-7.3 fuzz-smoke fresh-root"
+	    e2e-7.3 e2e-siw e2e-stock-7.3 dkms-7.3 fuzz-smoke fresh-root"
 
 # An interrupt: stop both lanes (TERM to their process groups), let
 # their traps clean up, and say what ran
@@ -285,7 +285,7 @@ lane_one() {
 }
 
 # The second: 7.3's scenarios and stock failures, DKMS for 7.3 in the
-# trixie root, then the README's main command from nothing, in a new
+# trixie root, the soft-iWARP runs (siw.runs), then the README's main command from nothing, in a new
 # Debian root (check-full also runs this whole suite there; inside such
 # a root, FRESH_ROOT_INSIDE, the outer run has already done it); then
 # the mainline series.
@@ -294,6 +294,7 @@ lane_two() {
 	quietly e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh" $E2E_RUNS_7_3
 	quietly e2e-stock-7.3 check_stock_fails 7.3
 	quietly dkms-7.3 env DKMS_KERNEL=7.3 "$TOP/scripts/dkms.sh" check
+	quietly e2e-siw "$TOP/scripts/e2e.sh" --siw
 	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
 		quietly fresh-root fresh_root_skipped
 	else
@@ -444,6 +445,12 @@ main() {
 	else
 		fail modules-arm64 "see $LOGDIR/modules-arm64.log"
 	fi
+	# soft-iWARP's siw.ko for both kernels, from each base's source
+	if step modules-siw make -s -C "$TOP" modules-siw; then
+		pass modules-siw
+	else
+		fail modules-siw "see $LOGDIR/modules-siw.log"
+	fi
 
 	rc=0
 	step tools-check make -s -C "$TOP" tools-check || rc=$?
@@ -487,7 +494,7 @@ main() {
 	show_lanes $LANE_STEPS
 	# A script that died after its last case still counts as failed
 	for name in e2e e2e-stock install dkms bench-quick e2e-interop e2e-arm64 fuzz-smoke \
-		    e2e-7.3 e2e-stock-7.3 dkms-7.3 fresh-root; do
+		    e2e-7.3 e2e-stock-7.3 dkms-7.3 e2e-siw fresh-root; do
 		count_ktap "$name" "" "$(rc_of "$name")"
 	done
 

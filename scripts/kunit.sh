@@ -43,7 +43,8 @@ load_base
 # UML's defaults build subsystems the suites never touch. Leaving out
 # IPv6, io_uring, the input layer and ethtool's netlink interface takes
 # about 130 of the 1000 objects out of a clean build. That is test
-# harness configuration, so it is passed here and not written into the
+# harness configuration, so it is passed here (for UML only: on arm64
+# the console selects the input layer) and not written into the
 # series' .kunitconfig, which lists only what the suites need.
 #
 # Extra arguments (make kunit-san's --kconfig_add) go to both commands,
@@ -58,7 +59,7 @@ KUNIT_EXEC_TIMEOUT=${KUNIT_EXEC_TIMEOUT:-900}
 # architecture; kunit.py adds UML's PCI layer itself (arch_uml.config).
 KUNIT_ARCH=${KUNIT_ARCH:-um}
 case $KUNIT_ARCH in
-um) ARCH_ARGS=(--arch=um) ;;
+um) ARCH_ARGS=(--arch=um "${TRIM[@]/#/--kconfig_add=}") ;;
 arm64)
 	command -v aarch64-linux-gnu-gcc >/dev/null ||
 		die "no aarch64-linux-gnu-gcc: run 'make deps' (gcc-aarch64-linux-gnu)"
@@ -67,8 +68,7 @@ arm64)
 	ARCH_ARGS=(--arch=arm64 --cross_compile=aarch64-linux-gnu-) ;;
 *) die "KUNIT_ARCH=$KUNIT_ARCH: use um or arm64" ;;
 esac
-COMMON=(--kunitconfig=net/sunrpc/xprtrdma --build_dir="$KUNIT_BUILD" "${ARCH_ARGS[@]}"
-	"${TRIM[@]/#/--kconfig_add=}" "$@")
+COMMON=(--kunitconfig=net/sunrpc/xprtrdma --build_dir="$KUNIT_BUILD" "${ARCH_ARGS[@]}" "$@")
 cd "$TREE"
 t0=$SECONDS
 rc=0

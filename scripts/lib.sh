@@ -247,14 +247,16 @@ harness_env() {
 		export RPCRDMA_OURS_6_12_arm64=$BUILD/module-arm64/rpcrdma.ko
 		export KVER_7_3_arm64=$ARM64_KVER_7_3 MODROOT_7_3_arm64=$ARM64_ROOT_7_3
 		export RPCRDMA_OURS_7_3_arm64=$BUILD/module-mainline-arm64/rpcrdma.ko
-		export KVER_6_12_arm64_16k=$ARM64_KVER_6_12_16k MODROOT_6_12_arm64_16k=$ARM64_ROOT_6_12_16k
+		export KVER_6_12_arm64_16k=${ARM64_KVER_6_12_16k:-} MODROOT_6_12_arm64_16k=${ARM64_ROOT_6_12_16k:-}
 		export RPCRDMA_OURS_6_12_arm64_16k=$BUILD/module-arm64-16k/rpcrdma.ko
-		export KVER_7_3_arm64_16k=$ARM64_KVER_7_3_16k MODROOT_7_3_arm64_16k=$ARM64_ROOT_7_3_16k
+		export KVER_7_3_arm64_16k=${ARM64_KVER_7_3_16k:-} MODROOT_7_3_arm64_16k=${ARM64_ROOT_7_3_16k:-}
 		export RPCRDMA_OURS_7_3_arm64_16k=$BUILD/module-mainline-arm64-16k/rpcrdma.ko
 		export ARM64_SYSROOT
 		export RPCRDMA_CM_arm64=$BUILD/arm64/tools/rpcrdma-cm/rpcrdma-cm
 		export RPCRDMA_CALL_arm64=$BUILD/arm64/tools/rpcrdma-call/rpcrdma-call
 	fi
+	# soft-iWARP (make modules-siw), where built
+	export SIW_KO_6_12=$BUILD/siw-6.12/siw.ko SIW_KO_7_3=$BUILD/siw-7.3/siw.ko
 	export RPCRDMA_CM=$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm
 	export RPCRDMA_CALL=$TOP/tools/testing/rpcrdma-call/rpcrdma-call
 	export E2E_OUT=$1

@@ -13,7 +13,8 @@
 # / for an installed kernel, an unpacked image otherwise), RPCRDMA_OURS
 # (path to our rpcrdma.ko for KVER), RPCRDMA_CM and RPCRDMA_CALL (paths
 # to rpcrdma-cm and rpcrdma-call),
-# DEBS (download cache for the nfs-utils .debs). GUEST_ARCH=arm64 builds
+# DEBS (download cache for the nfs-utils .debs), SIW_KO (siw.ko for
+# KVER, optional: with it, the siw provider of rdma-core goes in too). GUEST_ARCH=arm64 builds
 # it for an arm64 guest: every program and library then comes from
 # SYSROOT, the arm64 user space arm64-deps.sh unpacked, and the
 # libraries a program needs are found by its ELF headers (the host's
@@ -24,6 +25,7 @@ shopt -s inherit_errexit
 
 OUT=$1
 : "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}" "${RPCRDMA_CALL:?}" "${DEBS:?}"
+SIW_KO=${SIW_KO:-}
 MODROOT=${MODROOT:-/}
 MODDIR=${MODROOT%/}/lib/modules/$KVER
 GUEST_ARCH=${GUEST_ARCH:-amd64}
@@ -52,9 +54,10 @@ esac
 # library's authenc and krb5enc), which the kernel would otherwise ask
 # a modprobe for, and which some kernels build in.
 # virtio_blk and ext4 hold the block-device export of nfsd-direct-write.
+# libcrc32c: what 6.12's siw.ko (built apart, not in modules.dep) needs.
 MODULES="crc32_generic virtio_net dummy rdma_rxe rdma_ucm sunrpc nfsd nfsv4 nfsv3 rpcrdma
- cts authenc krb5enc rpcsec_gss_krb5 virtio_blk ext4"
-OPTIONAL_MODULES=" crc32_generic cts authenc krb5enc virtio_blk ext4 "
+ cts authenc krb5enc rpcsec_gss_krb5 virtio_blk ext4 libcrc32c"
+OPTIONAL_MODULES=" crc32_generic cts authenc krb5enc virtio_blk ext4 libcrc32c "
 # Soft dependencies that need a CPU feature qemu's TCG CPU lacks (the
 # insmod fails with ENODEV); the generic module beside each serves
 SKIP_MODULES=" crc32c-intel "
@@ -221,6 +224,11 @@ install_programs() {
 	cp -L "$SYS"/usr/$ARCHLIB/libibverbs/librxe-rdmav*.so "$ROOT/usr/$ARCHLIB/libibverbs/"
 	copy_libs "$(echo "$SYS"/usr/$ARCHLIB/libibverbs/librxe-rdmav*.so)"
 	cp "$SYS/etc/libibverbs.d/rxe.driver" "$ROOT/etc/libibverbs.d/"
+	# and its soft-iWARP one, for the guests that run siw.ko
+	if [ -n "$SIW_KO" ]; then
+		cp -L "$SYS"/usr/$ARCHLIB/libibverbs/libsiw-rdmav*.so "$ROOT/usr/$ARCHLIB/libibverbs/"
+		cp "$SYS/etc/libibverbs.d/siw.driver" "$ROOT/etc/libibverbs.d/"
+	fi
 	# glibc loads libgcc_s for thread cancellation; ldd does not list it
 	if [ -n "$SYS" ]; then
 		cp -L "$(find_lib libgcc_s.so.1)" "$ROOT/$ARCHLIB/"
@@ -275,6 +283,10 @@ install_modules() {
 	grep -qx rpcrdma.ko "$ROOT/modules.list" || die "rpcrdma.ko is not in the module list"
 	mv "$ROOT/lib/modules/e2e/rpcrdma.ko" "$ROOT/lib/modules/e2e/rpcrdma-stock.ko"
 	"$STRIP" --strip-debug -o "$ROOT/lib/modules/e2e/rpcrdma-ours.ko" "$RPCRDMA_OURS"
+	# soft-iWARP, built out of tree (scripts/siw-module.sh), if given
+	if [ -n "$SIW_KO" ]; then
+		"$STRIP" --strip-debug -o "$ROOT/lib/modules/e2e/siw.ko" "$SIW_KO"
+	fi
 	# The test-only module "make modules" builds next to ours, if any
 	frag=$(dirname "$RPCRDMA_OURS")/nfsrdma_fragment.ko
 	if [ -f "$frag" ]; then

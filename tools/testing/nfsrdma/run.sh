@@ -13,6 +13,9 @@
 # case's reason is on its "not ok" line. The last line is "# e2e: N
 # passed, N failed", counting cases.
 #
+# A run's TOPOLOGY is "single" (one VM, both ends) or "two-host" (two
+# VMs on a socket link), over soft-RoCE; "single/siw" and "two-host/siw"
+# run over soft-iWARP instead (siw.ko, scripts/siw-module.sh).
 # A run's CLIENT and SERVER are "ours" or "stock", booting E2E_KERNEL, or
 # "KERNEL:ours" / "KERNEL:stock" to name the kernel of that VM (6.12 or
 # 7.3; 6.12-arm64 or 7.3-arm64 for Debian's arm64 kernel of that base,
@@ -83,7 +86,7 @@ builder_of() {
 	case "$1" in
 	7.3) echo "make modules-mainline" ;;
 	7.3-debug) echo "make debug-kernel" ;;
-	*-arm64) echo "make modules-arm64" ;;
+	*-arm64*) echo "make modules-arm64" ;;
 	*) echo "make modules" ;;
 	esac
 }
@@ -110,6 +113,9 @@ kernel_vars() {
 		die "kernel $1: KVER_$v, MODROOT_$v and RPCRDMA_OURS_$v must be set (scripts/lib.sh harness_env)"
 	[ -f "$K_OURS" ] ||
 		die "no $K_OURS: build our rpcrdma.ko for $1 ($(builder_of "$1"))"
+	# soft-iWARP for this kernel, if scripts/siw-module.sh built it
+	n=SIW_KO_$v; K_SIW=${!n:-}
+	[ -f "$K_SIW" ] || K_SIW=
 	K_IMAGE=$K_ROOT/boot/vmlinuz-$K_VER
 	[ -r "$K_IMAGE" ] || K_IMAGE=${K_ROOT%/}/lib/modules/$K_VER/vmlinuz
 	[ -r "$K_IMAGE" ] || die "kernel $1: no vmlinuz for $K_VER under $K_ROOT"
@@ -127,15 +133,16 @@ base_initramfs() {
 		sha256sum "$K_OURS" "$K_CM" "$K_CALL" "$HERE/initramfs.sh" \
 			"${K_ROOT%/}/lib/modules/$K_VER/modules.dep" "$K_IMAGE"
 		sha256sum "$(dirname "$K_OURS")/nfsrdma_fragment.ko" 2>/dev/null || true
+		[ -z "$K_SIW" ] || sha256sum "$K_SIW"
 		dpkg-query -W busybox-static rdma-core ibverbs-providers iproute2 e2fsprogs 2>/dev/null || true
 		[ "$K_ARCH" = amd64 ] || cat "$ARM64_SYSROOT.debs" 2>/dev/null || true
 	} | sha256sum | cut -c1-16)
 	base=$OUTDIR/base-$1-$key.cpio
 	if [ ! -s "$base" ]; then
 		log "building the base initramfs of $1 ($base)"
-		rm -f "$OUTDIR/base-$1-"*.cpio
+		rm -f "$OUTDIR/base-$1-"????????????????.cpio
 		KVER=$K_VER MODROOT=$K_ROOT RPCRDMA_OURS=$K_OURS DEBS=$OUTDIR/debs \
-			RPCRDMA_CM=$K_CM RPCRDMA_CALL=$K_CALL GUEST_ARCH=$K_ARCH \
+			RPCRDMA_CM=$K_CM RPCRDMA_CALL=$K_CALL GUEST_ARCH=$K_ARCH SIW_KO=$K_SIW \
 			SYSROOT=${ARM64_SYSROOT:-} "$HERE/initramfs.sh" "$base" >&2
 	fi
 	echo "$base"
@@ -195,7 +202,7 @@ boot_initramfs() {
 	BOOT_CPIO=$OUTDIR/boot-$1.cpio
 	if needs_fio "$2"; then
 		# (the harness takes fio from the host: no arm64 one)
-		[[ "$1" != *-arm64 ]] || die "kernel $1: a scenario of '$2' needs fio, which arm64 guests lack"
+		[[ "$1" != *-arm64* ]] || die "kernel $1: a scenario of '$2' needs fio, which arm64 guests lack"
 		BOOT_CPIO=$OUTDIR/boot-$1-fio.cpio
 		fio=$(fio_layer)
 	fi
@@ -266,6 +273,8 @@ start_vm() {
 	shift 6
 	local qemu=(qemu-system-x86_64 -accel tcg) args=$GUEST_KERNEL_ARGS
 	kernel_vars "$kernel"
+	[ "$RUN_RDMA" != siw ] || [ -n "$K_SIW" ] ||
+		die "kernel $kernel: no siw.ko for a soft-iWARP run (make modules-siw)"
 	boot_initramfs "$kernel" "$scenarios"
 	if [ "$K_ARCH" = arm64 ]; then
 		# qemu's "virt" board, PCIe for the virtio devices; a
@@ -309,8 +318,9 @@ kernel_trouble() {
 }
 
 # append_for ROLE SPEC SCENARIOS SERVER-SPEC: the guest's command line
+# (RUN_RDMA: the run's RDMA device kind, rxe or siw)
 append_for() {
-	echo "e2e.role=$1 e2e.rpcrdma=$(module_of "$2") e2e.server_rpcrdma=$(module_of "$4") e2e.server_kernel=$(kernel_of "$4") e2e.scenarios=$(echo "$3" | tr ' ' ,) e2e.timeout=$SCENARIO_TIMEOUT${E2E_APPEND:+ $E2E_APPEND}"
+	echo "e2e.role=$1 e2e.rpcrdma=$(module_of "$2") e2e.server_rpcrdma=$(module_of "$4") e2e.server_kernel=$(kernel_of "$4") e2e.scenarios=$(echo "$3" | tr ' ' ,) e2e.timeout=$SCENARIO_TIMEOUT e2e.rdma=$RUN_RDMA${E2E_APPEND:+ $E2E_APPEND}"
 }
 
 # What went wrong with a VM that did not finish, from its console log
@@ -575,6 +585,12 @@ main() {
 		[ "$want" = "  " ] || [[ "$want" == *" $name "* ]] || continue
 		found=$((found + 1))
 		t0=$SECONDS
+		# "single/siw", "two-host/siw": over soft-iWARP
+		RUN_RDMA=rxe
+		case "$topo" in
+		*/siw) RUN_RDMA=siw topo=${topo%/siw} ;;
+		*/*) die "run $name: unknown link '${topo#*/}' (only /siw)" ;;
+		esac
 		case "$topo" in
 		single)
 			[ "$(kernel_of "$cmod"):$(module_of "$cmod")" = "$(kernel_of "$smod"):$(module_of "$smod")" ] ||

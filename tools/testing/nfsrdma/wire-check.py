@@ -10,7 +10,8 @@ the client's view (E2E-WIRE client ...: a kernel mount's rpcrdma_cm file
 or rpcrdma-cm probe's "established" event) and, at the end, nfsd's
 svcrdma_cm_accept event of each (E2E-WIRE server ...). The capture holds
 those connects last, each a CM REQ and REP pair (paired here by their
-Communication IDs, independently of the dissector). For each connect:
+Communication IDs, independently of the dissector), or on iWARP an MPA
+Request and Reply (paired by their TCP connection). For each connect:
   - the REQ as decoded by the dissector (status, offset, version, sizes,
     R) must be what nfsd decoded from it;
   - the REP as decoded must be what the client decoded from it;
@@ -36,6 +37,7 @@ CLIENT_NEGOTIATED = {'mount', 'well-formed'}
 
 FIELDS = ['frame', 'infiniband.mad.attributeid', 'infiniband.cm.req',
           'infiniband.cm.rep', 'infiniband.cm.rep.remotecommid',
+          'iwarp_mpa.req', 'iwarp_mpa.rep', 'tcp.stream',
           'rpcrdma.cm.msg', 'rpcrdma.cm.status', 'rpcrdma.cm.offset',
           'rpcrdma.cm.version', 'rpcrdma.cm.r', 'rpcrdma.cm.send_size',
           'rpcrdma.cm.recv_size', 'rpcrdma.cm.req_frame',
@@ -84,7 +86,8 @@ def tshark_rows(pcap, plugin):
         sys.exit(str(e))
     finally:
         env.cleanup()
-    return [r for r in rows if r['infiniband.mad.attributeid']]
+    return [r for r in rows if r['infiniband.mad.attributeid'] or
+            r['iwarp_mpa.req'] or r['iwarp_mpa.rep']]
 
 
 def connects_in_capture(rows):
@@ -92,6 +95,12 @@ def connects_in_capture(rows):
     (the CM resends a MAD that is not answered in time)"""
     reqs, reps = {}, {}
     for row in rows:
+        if row['iwarp_mpa.req']:
+            reqs.setdefault(('tcp', row['tcp.stream']), row)
+            continue
+        if row['iwarp_mpa.rep']:
+            reps.setdefault(('tcp', row['tcp.stream']), row)
+            continue
         attr = num(row['infiniband.mad.attributeid'])
         if attr == 0x10 and row['infiniband.cm.req']:
             reqs.setdefault(num(row['infiniband.cm.req']), row)

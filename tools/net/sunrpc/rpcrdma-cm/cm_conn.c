@@ -340,7 +340,25 @@ int probe_establish(struct probe *p, const struct pdata_out *out,
 	param.retry_count = 7;
 	param.rnr_retry_count = 7;
 	if (rdma_connect(p->id, &param)) {
-		snprintf(detail, sizeof(detail), "rdma_connect: %s", strerror(errno));
+		/*
+		 * On iWARP the connect request is a TCP connection, which
+		 * rdma_connect() opens before it returns: a port nobody
+		 * listens on refuses it there, not with a REJECTED event
+		 */
+		rc = errno;
+		snprintf(detail, sizeof(detail), "rdma_connect: %s", strerror(rc));
+		switch (rc) {
+		case ECONNREFUSED:
+			report_error("rejected", detail);
+			return EXIT_REJECTED;
+		case ETIMEDOUT:
+			report_error("timeout", detail);
+			return EXIT_TIMEOUT;
+		case EHOSTUNREACH:
+		case ENETUNREACH:
+			report_error("unreachable", detail);
+			return EXIT_UNREACHABLE;
+		}
 		report_error("local", detail);
 		return EXIT_LOCAL;
 	}

@@ -12,6 +12,13 @@
  * is in the capture, shows the inline thresholds and the remote
  * invalidation setting the two peers arrive at.
  *
+ * On iWARP the same message travels in the Private Data of the MPA
+ * Request and Reply frames (RFC 5044), behind the IRD and ORD octets of
+ * enhanced MPA (RFC 6581) where the peers use it. Wireshark's MPA
+ * dissector offers no table for that Private Data, so a postdissector
+ * reads its bytes field, skips IRD and ORD, and decodes the rest the same
+ * way; a Reply is paired with the Request of its TCP connection.
+ *
  * The search for the message follows the Linux kernel's decoder
  * (net/sunrpc/xprtrdma/cm_private_data.c) exactly, so that what is shown
  * here is what a Linux peer concludes from the same octets.
@@ -29,6 +36,7 @@
 #include <epan/address.h>
 #include <epan/tfs.h>
 #include <epan/dissectors/packet-infiniband.h>
+#include <epan/conversation.h>
 
 #ifndef VERSION
 #define VERSION "0.1.0"
@@ -90,7 +98,27 @@ void proto_reg_handoff_rpcrdma_cm(void);
 #define IB_IP_CM_SID_MASK           G_GUINT64_CONSTANT(0xFFFFFFFFFF000000)
 #define IB_IP_CM_SID_PREFIX         G_GUINT64_CONSTANT(0x0000000001000000)
 
+/*
+ * An MPA Request or Reply frame (RFC 5044 Section 7.1): a 16-octet key,
+ * a flags octet, the Revision, the Private Data length, the Private
+ * Data. With Revision 2 and the enhanced flag (RFC 6581 Section 5) the
+ * Private Data starts with 16-bit IRD and ORD fields, of which the low
+ * 14 bits are the values.
+ */
+#define MPA_KEY_LEN                 16
+#define MPA_HDR_LEN                 20
+#define MPA_FLAGS_OFF               16
+#define MPA_REV_OFF                 17
+#define MPA_FLAG_ENHANCED           0x10
+#define MPA_REV_ENHANCED            2
+#define MPA_IRD_ORD_LEN             4
+#define MPA_IRD_ORD_MASK            0x3fff
+static const char mpa_req_key[] = "MPA ID Req Frame";
+static const char mpa_rep_key[] = "MPA ID Rep Frame";
+
 static int proto_rpcrdma_cm = -1;
+static int hf_mpa_private_data = -1;
+static dissector_handle_t rpcrdma_cm_mpa_handle;
 
 static int hf_rpcrdma_cm_msg = -1;
 static int hf_rpcrdma_cm_status = -1;
@@ -112,6 +140,8 @@ static int hf_rpcrdma_cm_rep_frame = -1;
 static int hf_rpcrdma_cm_c2s_threshold = -1;
 static int hf_rpcrdma_cm_s2c_threshold = -1;
 static int hf_rpcrdma_cm_send_with_inv = -1;
+static int hf_rpcrdma_cm_mpa_ird = -1;
+static int hf_rpcrdma_cm_mpa_ord = -1;
 
 static gint ett_rpcrdma_cm = -1;
 static gint ett_rpcrdma_cm_msg = -1;
@@ -119,6 +149,7 @@ static gint ett_rpcrdma_cm_flags = -1;
 static gint ett_rpcrdma_cm_ignored = -1;
 static gint ett_rpcrdma_cm_defaults = -1;
 static gint ett_rpcrdma_cm_conn = -1;
+static gint ett_rpcrdma_cm_mpa = -1;
 
 static expert_field ei_rpcrdma_cm_truncated = EI_INIT;
 static expert_field ei_rpcrdma_cm_version_unknown = EI_INIT;
@@ -684,6 +715,110 @@ dissect_rpcrdma_cm_ib_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     return TRUE;
 }
 
+/*
+ * MPA: the Request of a TCP connection, kept in its conversation until
+ * the Reply pairs with it (a new Request on the same connection, which
+ * MPA does not allow, would replace it)
+ */
+static void
+rpcrdma_cm_mpa_track(packet_info *pinfo, guint16 attr_id, rpcrdma_cm_frame_t *fd)
+{
+    conversation_t *conv = find_or_create_conversation(pinfo);
+    rpcrdma_cm_conn_t *conn;
+    const rpcrdma_cm_params_t *server;
+
+    if (attr_id == ATTR_CM_REQ) {
+        conn = wmem_new0(wmem_file_scope(), rpcrdma_cm_conn_t);
+        conn->req_frame = pinfo->num;
+        conn->req_claimed = fd->dec.status != RPCRDMA_CM_ABSENT;
+        conn->client = fd->dec.peer;
+        conversation_add_proto_data(conv, proto_rpcrdma_cm, conn);
+        fd->conn = conn;
+        return;
+    }
+    conn = (rpcrdma_cm_conn_t *)conversation_get_proto_data(conv, proto_rpcrdma_cm);
+    if (!conn)
+        return;
+    if (conn->rep_frame == 0)
+        conn->rep_frame = pinfo->num;
+    server = &fd->dec.peer;
+    fd->conn = conn;
+    fd->c2s_threshold = MIN(conn->client.send_size, server->recv_size);
+    fd->s2c_threshold = MIN(server->send_size, conn->client.recv_size);
+    fd->send_with_inv = conn->client.remote_inv && server->remote_inv;
+}
+
+/*
+ * Postdissector for MPA Request and Reply frames: finds the MPA
+ * dissector's Private Data field in the tree, checks the frame header in
+ * front of it, and decodes what follows IRD and ORD as the ULP's Private
+ * Data, which is what a Linux peer's CM hands to RPC-over-RDMA.
+ */
+static int
+dissect_rpcrdma_cm_mpa(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree *tree,
+                       void *data _U_)
+{
+    GPtrArray *found;
+    field_info *fi;
+    tvbuff_t *ds, *ulp;
+    rpcrdma_cm_frame_t *fd;
+    proto_tree *mpa_tree;
+    gint start, len, hdr, skip = 0;
+    guint16 attr_id;
+
+    if (!tree || hf_mpa_private_data < 0)
+        return 0;
+    found = proto_find_first_finfo(tree, hf_mpa_private_data);
+    if (!found || found->len == 0)
+        return 0;
+    fi = (field_info *)g_ptr_array_index(found, 0);
+    ds = fi->ds_tvb;
+    start = fi->start;
+    len = fi->length;
+    hdr = start - MPA_HDR_LEN;
+    if (!ds || hdr < 0 || len <= 0)
+        return 0;
+    if (tvb_strneql(ds, hdr, mpa_req_key, MPA_KEY_LEN) == 0)
+        attr_id = ATTR_CM_REQ;
+    else if (tvb_strneql(ds, hdr, mpa_rep_key, MPA_KEY_LEN) == 0)
+        attr_id = ATTR_CM_REP;
+    else
+        return 0;
+
+    if (tvb_get_guint8(ds, hdr + MPA_REV_OFF) == MPA_REV_ENHANCED &&
+        (tvb_get_guint8(ds, hdr + MPA_FLAGS_OFF) & MPA_FLAG_ENHANCED) &&
+        len >= MPA_IRD_ORD_LEN)
+        skip = MPA_IRD_ORD_LEN;
+    ulp = tvb_new_subset_length(ds, start + skip, len - skip);
+
+    fd = (rpcrdma_cm_frame_t *)p_get_proto_data(wmem_file_scope(), pinfo,
+                                                proto_rpcrdma_cm, 0);
+    if (!fd) {
+        fd = wmem_new0(wmem_file_scope(), rpcrdma_cm_frame_t);
+        rpcrdma_cm_decode(ulp, &fd->dec);
+        if (!PINFO_FD_VISITED(pinfo))
+            rpcrdma_cm_mpa_track(pinfo, attr_id, fd);
+        fd->claimed = fd->dec.status != RPCRDMA_CM_ABSENT ||
+                      (attr_id == ATTR_CM_REP && fd->conn && fd->conn->req_claimed);
+        p_add_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma_cm, 0, fd);
+    }
+    if (!fd->claimed)
+        return 0;
+
+    rpcrdma_cm_set_columns(pinfo, fd, attr_id);
+    if (skip) {
+        mpa_tree = proto_tree_add_subtree(tree, ds, start, MPA_IRD_ORD_LEN,
+                                          ett_rpcrdma_cm_mpa, NULL,
+                                          "Enhanced MPA (RFC 6581)");
+        proto_tree_add_uint(mpa_tree, hf_rpcrdma_cm_mpa_ird, ds, start, 2,
+                            tvb_get_ntohs(ds, start) & MPA_IRD_ORD_MASK);
+        proto_tree_add_uint(mpa_tree, hf_rpcrdma_cm_mpa_ord, ds, start + 2, 2,
+                            tvb_get_ntohs(ds, start + 2) & MPA_IRD_ORD_MASK);
+    }
+    rpcrdma_cm_add_tree(ulp, pinfo, tree, fd, attr_id);
+    return len;
+}
+
 void
 proto_register_rpcrdma_cm(void)
 {
@@ -791,6 +926,16 @@ proto_register_rpcrdma_cm(void)
             FT_BOOLEAN, BASE_NONE, NULL, 0x0,
             "Both peers set R", HFILL }
         },
+        { &hf_rpcrdma_cm_mpa_ird,
+          { "IRD", "rpcrdma.cm.mpa.ird",
+            FT_UINT16, BASE_DEC, NULL, 0x0,
+            "Enhanced MPA: the sender's inbound RDMA Read queue depth", HFILL }
+        },
+        { &hf_rpcrdma_cm_mpa_ord,
+          { "ORD", "rpcrdma.cm.mpa.ord",
+            FT_UINT16, BASE_DEC, NULL, 0x0,
+            "Enhanced MPA: the sender's outbound RDMA Read queue depth", HFILL }
+        },
     };
 
     static gint *ett[] = {
@@ -800,6 +945,7 @@ proto_register_rpcrdma_cm(void)
         &ett_rpcrdma_cm_ignored,
         &ett_rpcrdma_cm_defaults,
         &ett_rpcrdma_cm_conn,
+        &ett_rpcrdma_cm_mpa,
     };
 
     static ei_register_info ei[] = {
@@ -834,6 +980,10 @@ proto_register_rpcrdma_cm(void)
     expert_rpcrdma_cm = expert_register_protocol(proto_rpcrdma_cm);
     expert_register_field_array(expert_rpcrdma_cm, ei, array_length(ei));
 
+    rpcrdma_cm_mpa_handle = register_dissector("rpcrdma.cm.mpa", dissect_rpcrdma_cm_mpa,
+                                               proto_rpcrdma_cm);
+    register_postdissector(rpcrdma_cm_mpa_handle);
+
     rpcrdma_cm_conns = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(),
                                               rpcrdma_cm_key_hash,
                                               rpcrdma_cm_key_equal);
@@ -842,9 +992,19 @@ proto_register_rpcrdma_cm(void)
 void
 proto_reg_handoff_rpcrdma_cm(void)
 {
+    GArray *wanted;
+
     heur_dissector_add("infiniband.mad.cm.private", dissect_rpcrdma_cm_ib_heur,
                        "RPC-over-RDMA CM Private Data on InfiniBand",
                        "rpcrdma_cm_ib", proto_rpcrdma_cm, HEURISTIC_ENABLE);
+
+    /* MPA over TCP (iWARP): the postdissector needs this field in the tree */
+    hf_mpa_private_data = proto_registrar_get_id_byname("iwarp_mpa.privatedata");
+    if (hf_mpa_private_data >= 0) {
+        wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
+        g_array_append_val(wanted, hf_mpa_private_data);
+        set_postdissector_wanted_hfids(rpcrdma_cm_mpa_handle, wanted);
+    }
 }
 
 void

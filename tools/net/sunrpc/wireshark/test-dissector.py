@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Test the rpcrdma_cm.so Wireshark plugin against crafted RoCEv2 captures.
+"""Test the rpcrdma_cm.so Wireshark plugin against crafted RoCEv2 and
+iWARP (MPA over TCP) captures.
 
 Usage: test-dissector.py [PATH/TO/rpcrdma_cm.so]
 
@@ -166,6 +167,29 @@ def rep_frame(comm_id, remote_comm_id, tid, pdata, client=CLIENT,
     return roce_frame(server, client,
                       mad(ATTR_CM_REP, tid,
                           cm_rep(comm_id, remote_comm_id, pdata)))
+
+
+def mpa_frame(is_req, pdata, ird_ord=None, sport=40000, seq=1):
+    """An MPA Request or Reply (RFC 5044) in one TCP segment between the
+    client's sport and port 20049. With ird_ord=(IRD, ORD): Revision 2,
+    the enhanced flag set and IRD/ORD in front of pdata (RFC 6581)."""
+    key = b"MPA ID Req Frame" if is_req else b"MPA ID Rep Frame"
+    flags, rev = 0x40, 1                     # CRC
+    if ird_ord is not None:
+        flags, rev = 0x50, 2
+        pdata = struct.pack(">HH", 0x8000 | ird_ord[0], ird_ord[1]) + pdata
+    payload = key + struct.pack(">BBH", flags, rev, len(pdata)) + pdata
+    src, dst = (CLIENT, SERVER) if is_req else (SERVER, CLIENT)
+    ports = (sport, NFS_RDMA_PORT) if is_req else (NFS_RDMA_PORT, sport)
+    tcp = struct.pack(">HHIIBBHHH", ports[0], ports[1], seq, seq,
+                      0x50, 0x18, 65535, 0, 0) + payload
+    iph = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp), 1, 0x4000,
+                      64, 6, 0, ip4(src), ip4(dst))
+    iph = iph[:10] + struct.pack(">H", csum16(iph)) + iph[12:]
+    eth = bytes.fromhex("020000000002" "020000000001" "0800")
+    if src == SERVER:
+        eth = bytes.fromhex("020000000001" "020000000002" "0800")
+    return eth + iph + tcp
 
 
 def write_pcap(path, frames):
@@ -617,6 +641,84 @@ def case_other_cm(env):
     run_case(env, "other-cm", frames, {1: UNCLAIMED, 2: UNCLAIMED})
 
 
+MPA_FIELDS = ["_ws.col.Protocol", "_ws.col.Info", "iwarp_mpa.req",
+              "iwarp_mpa.rep", "rpcrdma.cm.mpa.ird", "rpcrdma.cm.mpa.ord"] + \
+    MSG_FIELDS + CONN_FIELDS
+
+
+def run_mpa_case(env, name, frames, want):
+    """Like run_case, for MPA frames over TCP: every frame must be read as
+    an MPA Request or Reply first."""
+    pcap = env.pcap(name, frames)
+    rows = env.fields(pcap, MPA_FIELDS)
+    expect("frame count", len(rows), len(frames))
+    for row in rows:
+        expect("frame %s read as MPA" % row["frame"],
+               bool(row["iwarp_mpa.req"] or row["iwarp_mpa.rep"]), True)
+    for frame, fields in sorted(want.items()):
+        expect_fields(rows, frame, fields)
+    claimed = [int(r["frame"]) for r in rows if r["rpcrdma.cm.msg"]]
+    expect("frames matching rpcrdma.cm",
+           env.frames_matching(pcap, "rpcrdma.cm"), claimed)
+
+
+def mpa(ird="", ord_=""):
+    return {"rpcrdma.cm.mpa.ird": str(ird), "rpcrdma.cm.mpa.ord": str(ord_)}
+
+
+def case_mpa_enhanced(env):
+    """What Linux's iw_cm sends (siw, cxgb4): Revision 2, IRD and ORD in
+    front of the message; the offset counts from the ULP's first octet."""
+    frames = [
+        mpa_frame(True, msg(flags=1, send=8192, recv=4096), (128, 0)),
+        mpa_frame(False, msg(flags=0, send=16384, recv=6144), (0, 128)),
+    ]
+    want = {
+        1: merge(valid(ATTR_CM_REQ, 0, 1, 8192, 4096), mpa(128, 0),
+                 conn(rep_frame=2), {"_ws.col.Protocol": "RPCRDMA-CM"}),
+        2: merge(valid(ATTR_CM_REP, 0, 0, 16384, 6144), mpa(0, 128),
+                 conn(req_frame=1, c2s=6144, s2c=4096, inv=0)),
+    }
+    run_mpa_case(env, "mpa-enhanced", frames, want)
+
+
+def case_mpa_basic(env):
+    """Revision 1: the Private Data is the ULP's from its first octet,
+    here the message at offset 3 with octets after it."""
+    pdata = b"\x01\x02\x03" + msg(flags=1, send=4096, recv=4096) + b"\xff" * 5
+    frames = [mpa_frame(True, pdata), mpa_frame(False, msg(flags=1))]
+    want = {
+        1: merge(valid(ATTR_CM_REQ, 3, 1, 4096, 4096), mpa(),
+                 conn(rep_frame=2)),
+        2: merge(valid(ATTR_CM_REP, 0, 1, 1024, 1024),
+                 conn(req_frame=1, c2s=1024, s2c=1024, inv=1)),
+    }
+    run_mpa_case(env, "mpa-basic", frames, want)
+
+
+def case_mpa_empty(env):
+    """A Request with IRD and ORD only (rpcrdma-cm probe --none): no ULP
+    Private Data, so not claimed; its Reply gets the client's defaults
+    (RFC 8797 Section 5.1)."""
+    frames = [mpa_frame(True, b"", (1, 1)),
+              mpa_frame(False, msg(flags=1, send=4096, recv=4096), (1, 1))]
+    want = {
+        1: merge(UNCLAIMED, {"rpcrdma.cm.mpa.ird": ""}),
+        2: merge(valid(ATTR_CM_REP, 0, 1, 4096, 4096), mpa(1, 1),
+                 conn(req_frame=1, c2s=1024, s2c=1024, inv=0)),
+    }
+    run_mpa_case(env, "mpa-empty", frames, want)
+
+
+def case_mpa_truncated(env):
+    """Six octets of a message after IRD/ORD, as iWARP delivers them:
+    not padded, so truncated (IB's CM would have padded it)."""
+    frames = [mpa_frame(True, msg()[:6], (1, 1))]
+    want = {1: merge(invalid(ATTR_CM_REQ, 2, "0", "0xf6ab0e18", "1"),
+                     mpa(1, 1))}
+    run_mpa_case(env, "mpa-truncated", frames, want)
+
+
 def case_sample(env):
     """sample.pcap, the CM MADs of a two-host run of the qemu harness
     (Linux 6.12 with this series on both ends): every connect decodes as
@@ -693,6 +795,10 @@ CASES = [
     ("req_without_ip_cm_header", case_plain_req),
     ("rtu_and_dreq_ignored", case_other_cm),
     ("sample_capture", case_sample),
+    ("mpa_enhanced_req_and_rep", case_mpa_enhanced),
+    ("mpa_revision_1_offset_3", case_mpa_basic),
+    ("mpa_ird_ord_only", case_mpa_empty),
+    ("mpa_six_octets_not_padded", case_mpa_truncated),
 ]
 
 

@@ -43,6 +43,11 @@ thresh=$(grep -m1 xprtrdma_inline_thresh $T/trace | sed 's/.*xprtrdma_inline_thr
 negotiated=$(cat "$cmfile")
 sends=$(grep -c 'svcrdma_post_send:' $T/trace)
 swi=$(grep 'svcrdma_post_send:' $T/trace | grep -vc 'inv_rkey=0x00000000')
+# Leave tracing as the next scenario in this VM expects it: on, with
+# these events off
+echo 0 >$E/xprtrdma_inline_thresh/enable
+echo 0 >$E/svcrdma_post_send/enable
+echo 1 >$T/tracing_on
 srvconn=$(cat /sys/kernel/debug/sunrpc/svc_rdma/connections)
 run umount /mnt/demo
 
