@@ -147,13 +147,18 @@ def roce_frame(src, dst, mad_bytes, psn=0, sport=49152):
     deth = struct.pack(">II", 0x80010000, 1)             # GSI Q_Key, QP 1
     payload = bth + deth + mad_bytes + b"\x12\x34\x56\x78"  # ICRC
     udp = struct.pack(">HHHH", sport, 4791, 8 + len(payload), 0) + payload
-    iph = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0x4000,
-                      64, 17, 0, ip4(src), ip4(dst))
+    return eth_ip4(src, dst, 17, udp)
+
+
+def eth_ip4(src, dst, proto, l4):
+    """Ethernet and IPv4 headers in front of a UDP (17) or TCP (6) one."""
+    iph = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(l4), 1, 0x4000,
+                      64, proto, 0, ip4(src), ip4(dst))
     iph = iph[:10] + struct.pack(">H", csum16(iph)) + iph[12:]
     eth = bytes.fromhex("020000000002" "020000000001" "0800")
     if src == SERVER:
         eth = bytes.fromhex("020000000001" "020000000002" "0800")
-    return eth + iph + udp
+    return eth + iph + l4
 
 
 def req_frame(comm_id, tid, pdata, client=CLIENT, server=SERVER, **kw):
@@ -183,13 +188,7 @@ def mpa_frame(is_req, pdata, ird_ord=None, sport=40000, seq=1):
     ports = (sport, NFS_RDMA_PORT) if is_req else (NFS_RDMA_PORT, sport)
     tcp = struct.pack(">HHIIBBHHH", ports[0], ports[1], seq, seq,
                       0x50, 0x18, 65535, 0, 0) + payload
-    iph = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp), 1, 0x4000,
-                      64, 6, 0, ip4(src), ip4(dst))
-    iph = iph[:10] + struct.pack(">H", csum16(iph)) + iph[12:]
-    eth = bytes.fromhex("020000000002" "020000000001" "0800")
-    if src == SERVER:
-        eth = bytes.fromhex("020000000001" "020000000002" "0800")
-    return eth + iph + tcp
+    return eth_ip4(src, dst, 6, tcp)
 
 
 def write_pcap(path, frames):
