@@ -39,7 +39,7 @@ BUDGETS="deps:600 deps-mainline:300 tree:300 deps-test:120 stall-timeout-test:18
 	e2e:1080 e2e-stock:120 install:60 dkms:240 bench-quick:240
 	e2e-interop:480 fuzz-smoke:120 patchset-6.12:1500
 	e2e-7.3:1080 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:900 patchset:1500
-	modules-arm64:300 e2e-arm64:480 modules-siw:120 e2e-siw:480 kunit:2700"
+	modules-arm64:300 e2e-arm64:480 modules-siw:120 e2e-siw:720 kunit:2700"
 CHECK_BUDGET=3600
 
 # over_budget: the "#" lines for the steps, and make check, over budget
@@ -248,7 +248,7 @@ quietly() {
 rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo 255; }
 
 LANE_STEPS="e2e e2e-stock install dkms bench-quick e2e-interop e2e-arm64
-	    e2e-7.3 e2e-siw e2e-stock-7.3 dkms-7.3 fuzz-smoke fresh-root"
+	    e2e-7.3 e2e-stock-7.3 dkms-7.3 e2e-siw fuzz-smoke fresh-root"
 
 # An interrupt: stop both lanes (TERM to their process groups), let
 # their traps clean up, and say what ran

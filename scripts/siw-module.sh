@@ -55,7 +55,10 @@ export_siw() {
 	grep -q 'obj-$(CONFIG_RDMA_SIW)' "$tmp/$SIW_DIR/Makefile" ||
 		die "$SIW_DIR/Makefile of $TREE does not build on CONFIG_RDMA_SIW"
 	mkdir -p "$OUTDIR/src"
-	rsync -rc --delete "$tmp/$SIW_DIR/" "$OUTDIR/src/"
+	# (--delete, but not of what the build made)
+	rsync -rc --delete --filter='P *.o' --filter='P *.ko' --filter='P .*.cmd' \
+		--filter='P *.mod*' --filter='P modules.order' --filter='P Module.symvers' \
+		--filter='P .*.d' "$tmp/$SIW_DIR/" "$OUTDIR/src/"
 	rm -rf "$tmp"
 }
 

@@ -283,8 +283,13 @@ install_modules() {
 	grep -qx rpcrdma.ko "$ROOT/modules.list" || die "rpcrdma.ko is not in the module list"
 	mv "$ROOT/lib/modules/e2e/rpcrdma.ko" "$ROOT/lib/modules/e2e/rpcrdma-stock.ko"
 	"$STRIP" --strip-debug -o "$ROOT/lib/modules/e2e/rpcrdma-ours.ko" "$RPCRDMA_OURS"
-	# soft-iWARP, built out of tree (scripts/siw-module.sh), if given
+	# soft-iWARP, built out of tree (scripts/siw-module.sh), if given;
+	# what it needs (6.12: libcrc32c) must be in the load order
 	if [ -n "$SIW_KO" ]; then
+		for m in $(modinfo -F depends "$SIW_KO" | tr , ' '); do
+			grep -qx "$m.ko" "$ROOT/modules.list" ||
+				die "siw.ko needs $m, which is not among the modules"
+		done
 		"$STRIP" --strip-debug -o "$ROOT/lib/modules/e2e/siw.ko" "$SIW_KO"
 	fi
 	# The test-only module "make modules" builds next to ours, if any

@@ -16,8 +16,9 @@
  * Request and Reply frames (RFC 5044), behind the IRD and ORD octets of
  * enhanced MPA (RFC 6581) where the peers use it. Wireshark's MPA
  * dissector offers no table for that Private Data, so a postdissector
- * reads its bytes field, skips IRD and ORD, and decodes the rest the same
- * way; a Reply is paired with the Request of its TCP connection.
+ * finds the frame through its key field, skips IRD and ORD, and decodes
+ * the rest the same way; a Reply is paired with the Request of its TCP
+ * connection.
  *
  * The search for the message follows the Linux kernel's decoder
  * (net/sunrpc/xprtrdma/cm_private_data.c) exactly, so that what is shown
@@ -109,15 +110,15 @@ void proto_reg_handoff_rpcrdma_cm(void);
 #define MPA_HDR_LEN                 20
 #define MPA_FLAGS_OFF               16
 #define MPA_REV_OFF                 17
+#define MPA_PDLEN_OFF               18
 #define MPA_FLAG_ENHANCED           0x10
 #define MPA_REV_ENHANCED            2
 #define MPA_IRD_ORD_LEN             4
 #define MPA_IRD_ORD_MASK            0x3fff
-static const char mpa_req_key[] = "MPA ID Req Frame";
-static const char mpa_rep_key[] = "MPA ID Rep Frame";
 
 static int proto_rpcrdma_cm = -1;
-static int hf_mpa_private_data = -1;
+static int hf_mpa_key_req = -1;
+static int hf_mpa_key_rep = -1;
 static dissector_handle_t rpcrdma_cm_mpa_handle;
 
 static int hf_rpcrdma_cm_msg = -1;
@@ -748,17 +749,37 @@ rpcrdma_cm_mpa_track(packet_info *pinfo, guint16 attr_id, rpcrdma_cm_frame_t *fd
     fd->send_with_inv = conn->client.remote_inv && server->remote_inv;
 }
 
+/* The first field_info of @hf in @tree (owned by the tree), or NULL */
+static field_info *
+rpcrdma_cm_first_finfo(proto_tree *tree, int hf)
+{
+    GPtrArray *found;
+    field_info *fi = NULL;
+
+    if (hf < 0)
+        return NULL;
+    /* the array is the caller's; the field_infos in it the tree's */
+    found = proto_find_first_finfo(tree, hf);
+    if (!found)
+        return NULL;
+    if (found->len > 0)
+        fi = (field_info *)g_ptr_array_index(found, 0);
+    g_ptr_array_free(found, TRUE);
+    return fi;
+}
+
 /*
  * Postdissector for MPA Request and Reply frames: finds the MPA
- * dissector's Private Data field in the tree, checks the frame header in
- * front of it, and decodes what follows IRD and ORD as the ULP's Private
- * Data, which is what a Linux peer's CM hands to RPC-over-RDMA.
+ * dissector's key field in the tree (set_postdissector_wanted_hfids()
+ * makes Wireshark build the tree and prime these fields for us), reads
+ * the frame header from there, and decodes what follows IRD and ORD as
+ * the ULP's Private Data, which is what a Linux peer's CM hands to
+ * RPC-over-RDMA. A Request without Private Data is tracked too.
  */
 static int
 dissect_rpcrdma_cm_mpa(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree *tree,
                        void *data _U_)
 {
-    GPtrArray *found;
     field_info *fi;
     tvbuff_t *ds, *ulp;
     rpcrdma_cm_frame_t *fd;
@@ -766,24 +787,24 @@ dissect_rpcrdma_cm_mpa(tvbuff_t *tvb _U_, packet_info *pinfo, proto_tree *tree,
     gint start, len, hdr, skip = 0;
     guint16 attr_id;
 
-    if (!tree || hf_mpa_private_data < 0)
+    if (!tree)
         return 0;
-    found = proto_find_first_finfo(tree, hf_mpa_private_data);
-    if (!found || found->len == 0)
-        return 0;
-    fi = (field_info *)g_ptr_array_index(found, 0);
-    ds = fi->ds_tvb;
-    start = fi->start;
-    len = fi->length;
-    hdr = start - MPA_HDR_LEN;
-    if (!ds || hdr < 0 || len <= 0)
-        return 0;
-    if (tvb_strneql(ds, hdr, mpa_req_key, MPA_KEY_LEN) == 0)
-        attr_id = ATTR_CM_REQ;
-    else if (tvb_strneql(ds, hdr, mpa_rep_key, MPA_KEY_LEN) == 0)
+    attr_id = ATTR_CM_REQ;
+    fi = rpcrdma_cm_first_finfo(tree, hf_mpa_key_req);
+    if (!fi) {
         attr_id = ATTR_CM_REP;
-    else
+        fi = rpcrdma_cm_first_finfo(tree, hf_mpa_key_rep);
+    }
+    if (!fi || !fi->ds_tvb)
         return 0;
+    ds = fi->ds_tvb;
+    hdr = fi->start;
+    if (!tvb_bytes_exist(ds, hdr, MPA_HDR_LEN))
+        return 0;
+    start = hdr + MPA_HDR_LEN;
+    len = tvb_get_ntohs(ds, hdr + MPA_PDLEN_OFF);
+    if (!tvb_bytes_exist(ds, start, len))
+        len = (gint)tvb_captured_length_remaining(ds, start);
 
     if (tvb_get_guint8(ds, hdr + MPA_REV_OFF) == MPA_REV_ENHANCED &&
         (tvb_get_guint8(ds, hdr + MPA_FLAGS_OFF) & MPA_FLAG_ENHANCED) &&
@@ -998,11 +1019,13 @@ proto_reg_handoff_rpcrdma_cm(void)
                        "RPC-over-RDMA CM Private Data on InfiniBand",
                        "rpcrdma_cm_ib", proto_rpcrdma_cm, HEURISTIC_ENABLE);
 
-    /* MPA over TCP (iWARP): the postdissector needs this field in the tree */
-    hf_mpa_private_data = proto_registrar_get_id_byname("iwarp_mpa.privatedata");
-    if (hf_mpa_private_data >= 0) {
+    /* MPA over TCP (iWARP): the postdissector needs these in the tree */
+    hf_mpa_key_req = proto_registrar_get_id_byname("iwarp_mpa.key.req");
+    hf_mpa_key_rep = proto_registrar_get_id_byname("iwarp_mpa.key.rep");
+    if (hf_mpa_key_req >= 0 && hf_mpa_key_rep >= 0) {
         wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
-        g_array_append_val(wanted, hf_mpa_private_data);
+        g_array_append_val(wanted, hf_mpa_key_req);
+        g_array_append_val(wanted, hf_mpa_key_rep);
         set_postdissector_wanted_hfids(rpcrdma_cm_mpa_handle, wanted);
     }
 }

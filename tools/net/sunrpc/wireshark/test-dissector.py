@@ -7,7 +7,8 @@ Usage: test-dissector.py [PATH/TO/rpcrdma_cm.so]
 
 Every capture is built here, at test time: Ethernet, IPv4, UDP to port
 4791, a BTH (UD SEND_ONLY to QP 1), a DETH and a 256-octet CM MAD, then
-a four-octet ICRC. tshark runs with a throw-away HOME whose personal
+a four-octet ICRC; or Ethernet, IPv4, TCP to port 20049 and an MPA
+Request or Reply frame. tshark runs with a throw-away HOME whose personal
 plugin directory holds the plugin under test, so nothing is installed.
 tshark ignores personal plugins when started by root (real UID or GID
 0), so as root it runs as nobody through setpriv(1).
@@ -709,6 +710,18 @@ def case_mpa_empty(env):
     run_mpa_case(env, "mpa-empty", frames, want)
 
 
+def case_mpa_no_pdata(env):
+    """A Revision 1 Request with no Private Data at all (PD_Length 0): not
+    claimed, but remembered, so its Reply pairs with it."""
+    frames = [mpa_frame(True, b""), mpa_frame(False, msg(flags=1, send=8192))]
+    want = {
+        1: UNCLAIMED,
+        2: merge(valid(ATTR_CM_REP, 0, 1, 8192, 1024), mpa(),
+                 conn(req_frame=1, c2s=1024, s2c=1024, inv=0)),
+    }
+    run_mpa_case(env, "mpa-no-pdata", frames, want)
+
+
 def case_mpa_truncated(env):
     """Six octets of a message after IRD/ORD, as iWARP delivers them:
     not padded, so truncated (IB's CM would have padded it)."""
@@ -797,6 +810,7 @@ CASES = [
     ("mpa_enhanced_req_and_rep", case_mpa_enhanced),
     ("mpa_revision_1_offset_3", case_mpa_basic),
     ("mpa_ird_ord_only", case_mpa_empty),
+    ("mpa_request_without_private_data", case_mpa_no_pdata),
     ("mpa_six_octets_not_padded", case_mpa_truncated),
 ]
 

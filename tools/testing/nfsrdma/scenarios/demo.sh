@@ -8,7 +8,16 @@ LISTEN_PORT=20050
 
 report() { echo "REPORT: $*"; }
 
-# Extended thresholds, for connections made from now on
+# Extended thresholds, for connections made from now on; the next
+# scenario in this VM gets the values it found
+sysctls="/proc/sys/sunrpc/rdma_max_inline_read /proc/sys/sunrpc/rdma_max_inline_write
+ /proc/sys/sunrpc/svc_rdma/max_req_size"
+saved=$(cat $sysctls)
+restore() {
+	set -- $saved
+	for f in $sysctls; do echo "$1" >"$f"; shift; done
+}
+trap restore EXIT
 echo 16384 >/proc/sys/sunrpc/rdma_max_inline_read || fail "client sysctl"
 echo 16384 >/proc/sys/sunrpc/rdma_max_inline_write || fail "client sysctl"
 echo 16384 >/proc/sys/sunrpc/svc_rdma/max_req_size || fail "server sysctl"
@@ -51,8 +60,12 @@ echo 1 >$T/tracing_on
 srvconn=$(cat /sys/kernel/debug/sunrpc/svc_rdma/connections)
 run umount /mnt/demo
 
-report "RFC 8797 CM Private Data between a Linux 6.12 NFS client and nfsd"
-report "over soft-RoCE, both running this patch set's rpcrdma.ko"
+case "$E2E_RDMA" in
+siw) link=soft-iWARP ;;
+*) link=soft-RoCE ;;
+esac
+report "RFC 8797 CM Private Data between a Linux $(uname -r | cut -d. -f1,2) NFS client and nfsd"
+report "over $link, both running this patch set's rpcrdma.ko"
 report ""
 report "Tunables: client rdma_max_inline_read/write = 16384,"
 report "          server svc_rdma/max_req_size = 16384"

@@ -36,7 +36,7 @@ run sh -c "echo 1 >$S/remote_invalidate"
 for size in 1024 262144 8192; do
 	run sh -c "echo $size >$S/max_req_size"
 	# soft-iWARP's 6 Receive SGEs hold 6 blocks of 32 KiB: there nfsd
-	# advertises 196608 for 262144 (and says so in dmesg)
+	# advertises 196608 for 262144 (transport-move checks its dmesg line)
 	want=$size
 	[ "$E2E_RDMA" != siw ] || [ $size -le 196608 ] || want=196608
 	accept "max_req_size=$size" $want true

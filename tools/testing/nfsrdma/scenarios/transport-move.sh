@@ -3,8 +3,9 @@
 # I/O in flight. Both ends ask for 256 KiB, which soft-RoCE (32 SGEs)
 # holds in 8 blocks of 32 KiB. With an 8 MiB write and read going on,
 # siw0 joins rxe0 on the same link and rxe0 is deleted: both ends see
-# the device go, the client reconnects, and RDMA-CM now resolves the
-# server's address to soft-iWARP, whose 6 Receive SGEs hold 6 blocks.
+# the device go, the client reconnects for the writer's next WRITE, and
+# RDMA-CM now resolves the server's address to soft-iWARP, whose 6
+# Receive SGEs hold 6 blocks.
 # Each end must then build smaller Receive buffers (and say so), the
 # new connection must negotiate 196608 both ways, and every octet
 # written before, during and after the move must read back the same.
@@ -15,21 +16,21 @@ dev=$(rdma link show | sed -n 's/.*netdev \([^ ]*\).*/\1/p' | head -n 1)
 [ "$E2E_ROLE" = single ] || fail "transport-move needs one VM"
 [ "$E2E_RDMA" = rxe ] || fail "transport-move starts on soft-RoCE (e2e.rdma=rxe)"
 [ -f /lib/modules/e2e/siw.ko ] || fail "no siw.ko in this VM (make modules-siw)"
+sysctls="$S/max_req_size $R/rdma_max_inline_read $R/rdma_max_inline_write"
+saved=$(cat $sysctls)
 restore() {
+	touch /tmp/stop
 	umount -f /mnt/move 2>/dev/null
 	rdma link delete siw0 2>/dev/null
 	rdma link show rxe0 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev "$dev"
-	echo 4096 >$S/max_req_size
-	echo 4096 >$R/rdma_max_inline_read
-	echo 4096 >$R/rdma_max_inline_write
+	set -- $saved
+	for f in $sysctls; do echo "$1" >"$f"; shift; done
 }
 trap restore EXIT
 
 local_nfsd
 t=262144
-echo $t >$S/max_req_size
-echo $t >$R/rdma_max_inline_read
-echo $t >$R/rdma_max_inline_write
+for f in $sysctls; do echo $t >"$f"; done
 nfs_mount 4.1 /mnt/move
 f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
 expect_eq "on rxe0: client_to_server" "$(field client_to_server <"$f")" $t
@@ -38,31 +39,53 @@ cc0=$(rdma_stats /mnt/move | sed 's/.*connect_count=\([0-9]*\).*/\1/')
 
 run dd if=/dev/urandom of=/tmp/before bs=1M count=4 2>/dev/null
 run dd if=/tmp/before of=/mnt/move/before bs=256k oflag=direct 2>/dev/null
-run dd if=/dev/urandom of=/tmp/during bs=1M count=8 2>/dev/null
-# The I/O in flight: O_DIRECT, 256 KiB at a time, across the move
-( dd if=/tmp/during of=/mnt/move/during bs=256k oflag=direct 2>/tmp/w.err &&
-  dd if=/mnt/move/during of=/tmp/during.back bs=256k iflag=direct 2>>/tmp/w.err
-  echo $? >/tmp/w.rc ) &
+run dd if=/dev/urandom of=/tmp/during bs=1M count=2 2>/dev/null
+# The I/O in flight: O_DIRECT copies of 2 MiB, 256 KiB a WRITE, one
+# after the other until told to stop; each file's number in /tmp/w.n
+# once it is written, the first failure in /tmp/w.err
+rm -f /tmp/stop /tmp/w.err /tmp/w.n
+(
+	i=0
+	while [ ! -e /tmp/stop ]; do
+		dd if=/tmp/during of=/mnt/move/during.$i bs=256k oflag=direct 2>/tmp/w.dd ||
+			{ cp /tmp/w.dd /tmp/w.err; exit 1; }
+		echo $i >/tmp/w.n
+		i=$((i + 1))
+	done
+) &
 io=$!
-sleep 1
+wait_for "the writer's first file" 60 test -s /tmp/w.n
 insmod /lib/modules/e2e/siw.ko 2>/dev/null
 run rdma link add siw0 type siw netdev "$dev"
 dmesg -c >/dev/null
+kill -0 $io 2>/dev/null || fail "the writer ended before the move: $(cat /tmp/w.err 2>/dev/null)"
+n0=$(cat /tmp/w.n)
 run rdma link delete rxe0
-say "rxe0 deleted; the mount must move to siw0"
-wait $io
-expect_eq "I/O across the move: dd status" "$(cat /tmp/w.rc)" 0
-expect_eq "I/O across the move: 8 MiB read back" \
-	"$(md5sum </tmp/during.back)" "$(md5sum </tmp/during)"
-
-# The new connection, on siw0
+say "rxe0 deleted with the writer at file $n0; the mount must move to siw0"
+# The new connection, on siw0, made for the writer's WRITEs
 i=0
 until [ "$(field server_recv_size <"$f")" = 196608 ]; do
 	i=$((i + 1))
-	[ $i -lt 60 ] || fail "the mount never reconnected over siw0 ($(cat "$f" | tr '\n' ' '))"
-	ls /mnt/move >/dev/null 2>&1
+	[ $i -lt 120 ] || fail "the mount never reconnected over siw0 ($(tr '\n' ' ' <"$f"))"
+	kill -0 $io 2>/dev/null || fail "the writer failed in the move: $(cat /tmp/w.err 2>/dev/null)"
 	sleep 1
 done
+# Two more files written whole after the reconnect
+n1=$(cat /tmp/w.n)
+wait_for "two files written on siw0" 120 sh -c "[ \$(cat /tmp/w.n) -ge $((n1 + 2)) ] || ! kill -0 $io"
+kill -0 $io 2>/dev/null || fail "the writer failed on siw0: $(cat /tmp/w.err 2>/dev/null)"
+touch /tmp/stop
+wait $io || fail "the writer failed: $(cat /tmp/w.err 2>/dev/null)"
+n=$(cat /tmp/w.n)
+pass "the writer kept going across the move: files 0..$n, file $n0 when rxe0 went"
+bad=
+j=0
+while [ $j -le "$n" ]; do
+	cmp -s /tmp/during /export/during.$j || bad="$bad $j"
+	j=$((j + 1))
+done
+expect_eq "of $((n + 1)) files of 2 MiB written across the move, those that differ on the server" \
+	"${bad:- none}" " none"
 cat "$f"
 cc1=$(rdma_stats /mnt/move | sed 's/.*connect_count=\([0-9]*\).*/\1/')
 [ "$cc1" -gt "$cc0" ] || fail "connect_count $cc0 -> $cc1: no new connection"
@@ -85,5 +108,5 @@ run dd if=/tmp/before of=/mnt/move/after bs=256k oflag=direct 2>/dev/null
 echo 3 >/proc/sys/vm/drop_caches
 expect_eq "4 MiB written and read on siw0, on the server" \
 	"$(md5sum </export/after)" "$(md5sum </tmp/before)"
-run rm /mnt/move/before /mnt/move/during /mnt/move/after
+run rm -f /mnt/move/before /mnt/move/during.* /mnt/move/after
 run umount /mnt/move
