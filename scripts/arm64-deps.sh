@@ -64,7 +64,7 @@ download() {
 	local apt=$1 p missing=()
 	shift
 	for p in "$@"; do
-		deb_file "$p" >/dev/null 2>&1 || missing+=("$p")
+		have_deb "$p" || missing+=("$p")
 	done
 	[ "${#missing[@]}" -gt 0 ] || return 0
 	log "downloading ${#missing[@]} arm64 packages"
@@ -73,6 +73,14 @@ download() {
 		(cd "$DEBS" && QUIET_WHAT="arm64-deps: apt-get download ${missing[*]}" \
 			quiet arm_apt "$apt" apt-get download "${missing[@]}")
 	fi
+}
+
+# have_deb NAME=VERSION: whether that .deb is in $DEBS
+have_deb() {
+	local n=${1%%=*} v=${1#*=}
+	v=${v//:/%3a}
+	compgen -G "$DEBS/${n}_${v}_arm64.deb" >/dev/null ||
+		compgen -G "$DEBS/${n}_${v}_all.deb" >/dev/null
 }
 
 # deb_file NAME=VERSION: the downloaded .deb of that version
