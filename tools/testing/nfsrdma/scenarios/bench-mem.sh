@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The memory half of `make bench` (tools/testing/nfsrdma/bench/): not a
 # test of its own. In the client VM of a two-host run, both VMs on the
 # same rpcrdma.ko (ours or stock), it measures what one connection takes

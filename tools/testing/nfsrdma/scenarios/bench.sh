@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The benchmark workload of `make bench` (tools/testing/nfsrdma/bench/):
 # not a test of its own. For each repeat and each configuration, all in
 # this one boot, it mounts NFSv4.1 over RDMA, runs the steps and prints

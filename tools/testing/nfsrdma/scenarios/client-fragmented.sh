@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Large inline thresholds need no high-order memory. nfsrdma_fragment.ko
 # (a test-only module of this harness) keeps the guest with no free
 # block of order 4 (64 KiB) or more, yet most memory free in smaller

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # What larger thresholds buy: with the client at 64 KiB and the server
 # at 16 KiB, the mount negotiates 16 KiB each way and a 12 KiB write goes
 # inline (mountstats read_chunk_count does not move); at 4 KiB the same

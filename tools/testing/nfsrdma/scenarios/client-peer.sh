@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Our client against rpcrdma-cm listen answering with crafted Private
 # Data. For each answer, the rpcrdma_cm debugfs file and the
 # rpcrdma:xprtrdma_inline_thresh tracepoint must show exactly what

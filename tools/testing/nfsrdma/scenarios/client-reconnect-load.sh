@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Reconnects under load, with the Receive Size changing: fio at iodepth
 # 64 (libaio, O_DIRECT, 4 to 128 KiB random writes of a new 4 MiB file
 # each round, with a new random seed, each block verified by crc32c as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Every connection negotiates afresh: the server's max_req_size and the
 # client's thresholds change between two connections of one mount (nfsd
 # is restarted in between), and the mount's rpcrdma_cm file follows.

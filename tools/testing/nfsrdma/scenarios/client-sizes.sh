@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Our client against our server over a matrix of inline thresholds:
 # client 1/4/64/256 KiB, server 4/16/64 KiB. Each mount moves data
 # checked by md5, and the kernel client negotiates min() each way

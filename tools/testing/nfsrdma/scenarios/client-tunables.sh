@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The client's sysctls over the whole RFC 8797 range (1024..262144):
 # values between multiples of 1024, which stock kernels took, are
 # rounded down with a dmesg line saying so, rate-limited; values out of range or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # A mount shows what its connection negotiated: at the end of the
 # "xprt: rdma" line of /proc/self/mountstats, in the
 # xprtrdma_inline_thresh tracepoint and in its rpcrdma_cm debugfs file. Against nfsd at its defaults (ours or stock 6.12, which

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The demo (make demo): RFC 8797 negotiation between real kernels, with
 # inline thresholds of 16 KiB on both sides, reported for a person.
 #

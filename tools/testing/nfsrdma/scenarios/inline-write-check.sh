@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Small WRITEs checked octet for octet on the server. For inline
 # thresholds of 8, 64 and 256 KiB (the server's max_req_size and the
 # client's inline write threshold alike), over NFSv3 and NFSv4.1, each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Two hosts that may run different kernels (6.12, 7.3) and different
 # rpcrdma.ko (ours, stock) agree on what RFC 8797 makes of their
 # Private Data. The client runs with 8 KiB / 16 KiB inline sizes (Debian

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The kernel NFS client mounts rpcrdma-cm listen, which shows the
 # client's connect Private Data: version 1, R set, and the client's
 # default inline thresholds of 4096 both ways.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # When an end cannot have Receive buffers of the size it wants at
 # connect time, it provisions smaller ones and advertises the size they
 # hold, rather than failing the connection or advertising more than it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # NFSv3 over RDMA (rpcbind, mountd, nolock): the same workload as
 # nfs41-io.
 local_nfsd

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # NFSv4.1 over RDMA: 8 MiB write and read back by checksum, a directory
 # of 500 entries, creates and unlinks.
 local_nfsd

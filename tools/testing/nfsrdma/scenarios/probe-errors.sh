@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # rpcrdma-cm probe tells connection failures apart by exit code: 4 when
 # nothing listens on the port (the CM rejects the request; on iWARP the
 # TCP connection is refused, which rdma_connect() itself returns). For an

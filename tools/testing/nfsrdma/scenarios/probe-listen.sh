@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Our two peers on the wire: listen answers with Private Data behind four
 # foreign octets, and probe must still find it (RFC 8797 section 5.2);
 # probe sends nothing at all, and listen must see no message.

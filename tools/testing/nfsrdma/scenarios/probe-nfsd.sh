@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # rpcrdma-cm probe against nfsd: the server's accept Private Data.
 # Both advertise their max_req_size of 4096 both ways; ours sets R on
 # rxe (it can Send With Invalidate), stock 6.12 never does.

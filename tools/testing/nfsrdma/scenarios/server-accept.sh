@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # nfsd's accept Private Data and the sysctls behind it. Ours sets R
 # on rxe (and siw) unless sunrpc.svc_rdma.remote_invalidate is 0, and advertises
 # max_req_size both ways over the whole RFC 8797 range. A size between

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # What a caller is told when nfsd answers a non-idempotent request with
 # ERR_CHUNK (RFC 8166 Section 4.5.3). rpcrdma-call plays a legacy
 # client: no Private Data, so nfsd may Send it 1024 octets (RFC 8797

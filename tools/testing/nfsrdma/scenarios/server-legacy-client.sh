@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # RFC 8797 Section 4.2: a server never Sends more than the client's
 # Receive Size. rpcrdma-call plays the client: it posts Receives of
 # exactly the size its Private Data implies and sends a READDIR whose

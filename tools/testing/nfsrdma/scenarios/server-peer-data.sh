@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # nfsd records what the client's connect Private Data says, exactly as
 # RFC 8797 reads it, for well-formed, crafted and missing data, and
 # keeps serving. The svcrdma_cm_accept tracepoint shows the record.

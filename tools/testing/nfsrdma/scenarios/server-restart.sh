@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Both ends of an NFSv4.1 mount ride out nfsd restarting E2E_RESTARTS
 # times (default 8; make check-full: 20), each time with the next
 # max_req_size of a fixed round through 1 KiB..256 KiB (so 8 restarts

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # nfsd's sizes, first on the wire: whatever its own max_req_size, nfsd
 # never Sends a client more than that client's Receive Size (RFC 8797
 # Section 4.2). rpcrdma-call plays a client that posts Receives of

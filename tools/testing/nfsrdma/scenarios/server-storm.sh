@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Hostile and restless peers against nfsd (RFC 8797 Section 7: the
 # Private Data arrives before any authentication).
 #  1. E2E_STORM connects (default 200; make check-full: 1000) whose

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Send With Invalidate only when both ends set R (RFC 8797 Section 4.1).
 # What each end sets is read off the wire: nfsd's accept through
 # rpcrdma-cm probe, the kernel client's connect request through

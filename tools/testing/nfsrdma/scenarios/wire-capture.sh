@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # What both kernels say about each connect, for the host to hold against
 # the Wireshark dissector's reading of the same connects in the run's
 # capture (tools/testing/nfsrdma/wire-check.py; run.sh records the link
