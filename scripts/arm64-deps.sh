@@ -40,22 +40,13 @@ USER_PKGS="busybox-static iproute2 ibverbs-utils ibverbs-providers libibverbs-de
  librdmacm-dev e2fsprogs nfs-kernel-server nfs-common rpcbind krb5-kdc
  krb5-admin-server krb5-user"
 
-# arm_apt DIR SUITES: an arm64-only private apt state of SUITES
+# The private apt states of lib.sh, for arm64 packages only
+export PRIVATE_APT_ARCH=arm64
+
+# arm_apt_setup DIR SUITE...: a private apt state of the SUITEs, made
+# (with an apt-get update) unless it has package lists already
 arm_apt_setup() {
-	local dir=$1 suites=$2 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-	mkdir -p "$dir/sources.list.d" "$dir/lists/partial" "$dir/cache/archives/partial"
-	printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
-		"$suites" "$keyring" >"$dir/sources.list.d/debian.sources"
-	compgen -G "$dir/lists/*_Packages*" >/dev/null || apt_update "$dir"
-}
-apt_update() {
-	QUIET_WHAT="arm64-deps: apt-get update ($1)" quiet arm_apt "$1" apt-get update
-}
-arm_apt() {
-	local dir=$1 cmd=$2
-	shift 2
-	private_apt "$dir" "$cmd" -o APT::Architecture=arm64 \
-		-o APT::Architectures::=arm64 -o APT::Sandbox::User=root "$@"
+	compgen -G "$1/lists/*_Packages*" >/dev/null || private_apt_setup "$@"
 }
 
 # download APT-DIR NAME=VERSION...: those .debs into $DEBS, unless there
@@ -68,10 +59,10 @@ download() {
 	done
 	[ "${#missing[@]}" -gt 0 ] || return 0
 	log "downloading ${#missing[@]} arm64 packages"
-	if ! (cd "$DEBS" && arm_apt "$apt" apt-get download -qq "${missing[@]}") >/dev/null 2>&1; then
-		apt_update "$apt"
+	if ! (cd "$DEBS" && private_apt "$apt" apt-get download -qq "${missing[@]}") >/dev/null 2>&1; then
+		QUIET_WHAT="arm64-deps: apt-get update ($apt)" quiet private_apt "$apt" apt-get update
 		(cd "$DEBS" && QUIET_WHAT="arm64-deps: apt-get download ${missing[*]}" \
-			quiet arm_apt "$apt" apt-get download "${missing[@]}")
+			quiet private_apt "$apt" apt-get download "${missing[@]}")
 	fi
 }
 
@@ -148,7 +139,6 @@ kernel_7_3() {
 	image "$DIR/image-7.3$sfx" "$kver" "linux-binary-unsigned-$kver=$v" \
 		"linux-modules-$kver=$v" "linux-base-$kver=$v"
 	# In the trixie root beside the amd64 ones (remade with it)
-	"$TOP/scripts/trixie-root.sh" ensure
 	if [ "$(cat "$BUILD/trixie-root/usr/src/$kver.stamp" 2>/dev/null)" != "$v" ]; then
 		rm -rf "$BUILD/trixie-root/usr/src/linux-headers-$kver"
 		dpkg-deb -x "$(deb_file "linux-headers-$kver=$v")" "$BUILD/trixie-root" ||
@@ -163,8 +153,10 @@ ARM64_HEADERS_7_3${sfx/-/_}='/usr/src/linux-headers-$kver'
 
 kernels() {
 	local f
-	arm_apt_setup "$DIR/apt-bookworm" "bookworm bookworm-backports"
-	arm_apt_setup "$DIR/apt-trixie" "trixie-backports"
+	arm_apt_setup "$DIR/apt-bookworm" bookworm bookworm-backports
+	arm_apt_setup "$DIR/apt-trixie" trixie-backports
+	# 7.3's arm64 headers go into the trixie root
+	"$TOP/scripts/trixie-root.sh" ensure
 	for f in $FLAVOURS; do
 		kernel_6_12 "$f"
 		kernel_7_3 "$f"
@@ -178,7 +170,7 @@ userspace() {
 	# Every package the list needs, with versions, as apt would install
 	# them on an empty arm64 system
 	# shellcheck disable=SC2086
-	pkgs=$(arm_apt "$DIR/apt-bookworm" apt-get -s -qq install --no-install-recommends \
+	pkgs=$(private_apt "$DIR/apt-bookworm" apt-get -s -qq install --no-install-recommends \
 		-t bookworm $USER_PKGS | awk '$1 == "Inst" { v = $3; gsub(/[()]/, "", v); print $2 "=" v }') ||
 		fail "apt cannot resolve the arm64 user space ($USER_PKGS)"
 	[ -n "$pkgs" ] || fail "apt resolved no arm64 packages"

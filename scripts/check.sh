@@ -467,9 +467,9 @@ main() {
 	# runs modpost and checks kernel-doc and rst, one thing at a time,
 	# so the first series starts while the longer lane still runs.
 	# None touches what another uses (6.12's /lib/modules and /usr/src,
-	# build/e2e/6.12, interop and the 6.12 series are only the first
-	# lane's; build/e2e/7.3, the trixie root, the fresh root and the
-	# mainline series only the second's; build/kunit and
+	# build/e2e/6.12, interop, arm64 and the 6.12 series are only the
+	# first lane's; build/e2e/7.3, build/e2e/siw, the trixie root, the
+	# fresh root and the mainline series only the second's; build/kunit and
 	# build/kunit-6.12 only the third's, which reads the 7.3 tree's
 	# files, as the modules step before the lanes did). Their output goes to the logs, shown when all end.
 	forget_logs $LANE_STEPS kunit kunit-6.12 kunit-arm64 debug-kernel e2e-debug patchset patchset-6.12

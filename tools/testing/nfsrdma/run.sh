@@ -271,7 +271,7 @@ silenced() {
 start_vm() {
 	local kernel=$1 logf=$2 smp=$3 mem=$4 append=$5 scenarios=$6
 	shift 6
-	local qemu=(qemu-system-x86_64 -accel tcg) args=$GUEST_KERNEL_ARGS
+	local qemu=(qemu-system-x86_64 -accel tcg) args=$GUEST_KERNEL_ARGS cpu
 	kernel_vars "$kernel"
 	[ "$RUN_RDMA" != siw ] || [ -n "$K_SIW" ] ||
 		die "kernel $kernel: no siw.ko for a soft-iWARP run (make modules-siw)"
@@ -279,11 +279,12 @@ start_vm() {
 	if [ "$K_ARCH" = arm64 ]; then
 		# qemu's "virt" board, PCIe for the virtio devices; a
 		# Cortex-A72 is what TCG emulates fastest here (-cpu max adds
-		# pointer authentication, which is slow to emulate)
-		qemu=(qemu-system-aarch64 -accel tcg -M virt -cpu cortex-a72)
-		# A Cortex-A72 has no 16 KiB translation granule; qemu's
-		# "max" CPU does (without pointer authentication)
-		[[ "$kernel" != *-16k ]] || qemu[6]=max,pauth=off
+		# pointer authentication, which is slow to emulate). It has
+		# no 16 KiB translation granule; "max" without pointer
+		# authentication does.
+		cpu=cortex-a72
+		[[ "$kernel" != *-16k ]] || cpu=max,pauth=off
+		qemu=(qemu-system-aarch64 -accel tcg -M virt -cpu "$cpu")
 		args=${args/console=ttyS0/console=ttyAMA0}
 	fi
 	timeout --kill-after=10 "$VM_LIMIT" \
