@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Export the $SERIES_BASE series as git format-patch mail with a cover
-# letter to $OUT/patchset/$SERIES_BASE, then prove it: checkpatch --strict is clean, git am
-# applies it to a pristine base and yields our tree, and after every
+# Export the $SERIES_BASE series as git format-patch mail, one directory
+# per posting (the series file's "#posting NAME" lines) with its own
+# cover letter (cover-NAME), to $OUT/patchset/$SERIES_BASE, then prove
+# it: checkpatch --strict is clean, git am applies the postings in order
+# to a pristine base and yields our tree, and after every
 # patch net/sunrpc/xprtrdma builds with no sparse or W=1 warning the
 # base does not have, the kernel-doc of the files the patch adds is
 # clean and that of the files it changes gains no warning, and the
@@ -57,35 +59,69 @@ for path in paths:
 PY
 }
 
-export_series() {
-	local cover subject p
-	rm -rf "$DEST"
+# postings: one line "NAME COUNT" per posting of the series, in order,
+# from its "#posting NAME" lines
+postings() {
+	awk '/^#posting[ \t]/ { if (n) print name, c; name = $2; c = 0; n = 1; next }
+	     { sub(/#.*/, "") } NF && n { c++ } END { if (n) print name, c }' "$SERIES"
+}
+
+# export_posting K NAME FIRST LAST: mail the commits FIRST..LAST (git
+# revisions) with $SERIES_DIR/cover-NAME as cover letter into
+# $DEST/K-NAME/. The cover's first line is the subject, then To: and
+# Cc: lines for the mail headers, then the text.
+export_posting() {
+	local k=$1 name=$2 first=$3 last=$4 cover dir to cc
+	cover=$SERIES_DIR/cover-$name
+	[ -f "$cover" ] || die "$SERIES: posting '$name' has no $cover"
+	dir=$DEST/$k-$name
+	to=$(sed -n '2,/^$/s/^To: //p' "$cover")
+	cc=$(sed -n '2,/^$/s/^Cc: //p' "$cover")
 	tgit format-patch -q --cover-letter --no-signature --zero-commit \
-		--subject-prefix="$SUBJECT_PREFIX" -o "$DEST" base..HEAD
-	cover=$(ls "$DEST"/0000-cover-letter.patch)
-	subject=$(head -n 1 "$SERIES_DIR/cover-letter")
-	python3 - "$cover" "$subject" "$SERIES_DIR/cover-letter" "$SIGNOFF" \
+		--subject-prefix="$SUBJECT_PREFIX" ${to:+--to="$to"} ${cc:+--cc="$cc"} \
+		-o "$dir" "$first^..$last"
+	python3 - "$dir/0000-cover-letter.patch" "$cover" "$k" \
 		"$(pkg_upstream "$BASE_VERSION")" "$BASE_TITLE" <<'PY'
 import sys
-path, subject, blurb_file, signoff, version, title = sys.argv[1:]
-blurb = open(blurb_file).read().split("\n", 1)[1].strip("\n")
-# The base, as a maintainer needs it to apply the series: the Debian
+path, cover_file, k, version, title = sys.argv[1:]
+lines = open(cover_file).read().split("\n")
+subject, rest = lines[0], lines[1:]
+while rest and (rest[0].startswith("To: ") or rest[0].startswith("Cc: ")):
+    rest = rest[1:]
+blurb = "\n".join(rest).strip("\n")
+# The base, as a maintainer needs it to apply the posting: the Debian
 # source package is no git commit, so name its version
-blurb += (f"\n\nThe series applies to Linux {version}, as shipped in {title}"
-          " (the same tree with Debian's patches applied), with git am.")
-if signoff:
-    # The paragraph about the placeholder has done its job
-    blurb = "\n\n".join(p for p in blurb.split("\n\n")
-                        if "placeholder" not in p)
+base = (f"It applies to Linux {version}, as shipped in {title} (the same"
+        " tree with Debian's patches applied), with git am")
+if k != "1":
+    base += ", on top of the postings this letter names"
+blurb += f"\n\n{base}."
 text = open(path).read()
 text = text.replace("*** SUBJECT HERE ***", subject)
 text = text.replace("*** BLURB HERE ***", blurb)
 open(path, "w").write(text)
 PY
+}
+
+export_series() {
+	local commits name count k=0 i=0 p
+	rm -rf "$DEST"
+	mapfile -t commits < <(tgit rev-list --reverse base..HEAD)
+	[ -n "$(postings)" ] || die "$SERIES has no '#posting NAME' line"
+	while read -r name count; do
+		k=$((k + 1))
+		[ "$count" -gt 0 ] || die "$SERIES: posting '$name' is empty"
+		[ "$count" -le 15 ] || [ "$SERIES_BASE" != mainline ] ||
+			die "$SERIES: posting '$name' has $count patches; a posting is at most 15"
+		export_posting "$k" "$name" "${commits[$i]}" "${commits[$((i + count - 1))]}"
+		i=$((i + count))
+	done < <(postings)
+	[ "$i" = "${#commits[@]}" ] ||
+		die "$SERIES: the postings hold $i patches, the tree has ${#commits[@]}"
 	if [ -n "$SIGNOFF" ]; then
-		sign_off "$DEST"/*.patch ||
+		sign_off "$DEST"/*/*.patch ||
 			die "SIGNOFF='$SIGNOFF': use SIGNOFF=\"Full Name <address>\""
-		! grep -l "$PLACEHOLDER" "$DEST"/*.patch ||
+		! grep -l "$PLACEHOLDER" "$DEST"/*/*.patch ||
 			die "SIGNOFF: the placeholder is still in the files above"
 		echo "# patchset: author and Signed-off-by set to $SIGNOFF"
 	else
@@ -93,10 +129,10 @@ PY
 			"make patchset SIGNOFF=\"Name <address>\" puts yours in"
 	fi
 	PATCHES=()
-	for p in "$DEST"/[0-9][0-9][0-9][0-9]-*.patch; do
+	for p in "$DEST"/*/[0-9][0-9][0-9][0-9]-*.patch; do
 		case "$p" in */0000-cover-letter.patch) ;; *) PATCHES+=("$p") ;; esac
 	done
-	echo "# patchset: cover letter and ${#PATCHES[@]} patches in $DEST"
+	echo "# patchset: $k postings, ${#PATCHES[@]} patches in $DEST"
 }
 
 # Trace events are laid out as every event in include/trace/events/
