@@ -129,6 +129,10 @@ kunit-san: tree-mainline
 		--kconfig_add CONFIG_UBSAN=y --kconfig_add CONFIG_UBSAN_BOUNDS=y \
 		--kconfig_add CONFIG_UBSAN_ALIGNMENT=n
 
+## backport-check: every difference of the 6.12 series from mainline's must be named in a [ 6.12: ] note (git range-diff)
+backport-check:
+	@scripts/backport-check.sh
+
 ## tools-check: test rpcrdma-cm and rpcrdma-call (one KTAP document, each program a test)
 tools-check: tools
 	@scripts/tools-check.sh
@@ -249,7 +253,7 @@ help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 .PHONY: all demo deps deps-mainline deps-test debug-kernel e2e-debug fresh-root tree tree-mainline tree-6.12 refresh \
-	modules modules-mainline tools kunit kunit-6.12 kunit-san tools-check e2e e2e-interop bench fuzz static \
+	modules modules-mainline tools kunit kunit-6.12 kunit-san tools-check backport-check e2e e2e-interop bench fuzz static \
 	wireshark install-wireshark uninstall-wireshark wireshark-check wireshark-sample \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
 	deps-arm64 modules-arm64 tools-arm64 e2e-arm64 kunit-arm64 modules-siw e2e-siw \

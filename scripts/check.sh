@@ -35,7 +35,7 @@ took() { echo "$1 $((SECONDS - $2))" >>"$LOGDIR/times"; }
 # ends a step for time. make check-full has no budgets.
 BUDGETS="deps:600 deps-mainline:300 tree:300 deps-test:120 stall-timeout-test:180
 	modules:240 vermagic:30 modules-mainline:240 vermagic-mainline:30
-	tools-check:120 wireshark-check:120
+	backport-check:60 tools-check:120 wireshark-check:120
 	e2e:1080 e2e-stock:120 install:60 dkms:240 bench-quick:240
 	e2e-interop:480 fuzz-smoke:120 patchset-6.12:1500
 	e2e-7.3:1080 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:900 patchset:1500
@@ -452,6 +452,9 @@ main() {
 		fail modules-siw "see $LOGDIR/modules-siw.log"
 	fi
 
+	rc=0
+	step backport-check make -s -C "$TOP" backport-check || rc=$?
+	count_ktap backport-check "" "$rc"
 	rc=0
 	step tools-check make -s -C "$TOP" tools-check || rc=$?
 	count_ktap tools-check "" "$rc"

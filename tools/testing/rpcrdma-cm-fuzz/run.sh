@@ -21,7 +21,7 @@ case "$SECONDS_WANTED$SEED" in
 esac
 mkdir -p "$OUT/corpus" "$OUT/seeds"
 make -s -C "$HERE"
-"$HERE/seeds.py" "$TOP/net/sunrpc/xprtrdma/cm_private_data_test.c" "$OUT/seeds"
+"$HERE/seeds.py" "$TOP/net/sunrpc/xprtrdma/tests/rpcrdma_cm_kunit.c" "$OUT/seeds"
 
 rc=0
 (cd "$OUT" && "$HERE/fuzz_cm" -seed="$SEED" -max_total_time="$SECONDS_WANTED" \

@@ -22,42 +22,12 @@ MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 static const u8 test_format_id[] = { 0xf6, 0xab, 0x0e, 0x18 };
 
 /*
- * Parameters for "every value from 0 to N - 1": each parameter is a
- * pointer into index_table, and its value is its index there.
- */
-static const u8 index_table[256];
-
-static unsigned int param_index(const void *param)
-{
-	return (const u8 *)param - index_table;
-}
-
-static const void *index_gen_params(const void *prev, unsigned int count)
-{
-	const u8 *next = prev ? (const u8 *)prev + 1 : index_table;
-
-	return next < index_table + count ? next : NULL;
-}
-
-/*
  * Size codes
  */
 
-static const void *size_code_gen_params(struct kunit *test, const void *prev,
-					char *desc)
+/* s4.2: every one of the 256 codes is (code + 1) * 1024 octets, both ways */
+static void check_size_code(struct kunit *test, unsigned int code)
 {
-	const void *next = index_gen_params(prev, 256);
-
-	if (next)
-		snprintf(desc, KUNIT_PARAM_DESC_SIZE,
-			 "s4.2: code %u is %u octets", param_index(next),
-			 (param_index(next) + 1) * 1024);
-	return next;
-}
-
-static void test_size_code_round_trip(struct kunit *test)
-{
-	const u8 code = param_index(test->param_value);
 	struct rpcrdma_cm_params local, back;
 	struct rpcrdma_cm_decoded d;
 	u8 msg[RPCRDMA_CM_MSG_LEN];
@@ -75,13 +45,25 @@ static void test_size_code_round_trip(struct kunit *test)
 	back = d.params;
 
 	/* Assert */
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_clamp(bytes), bytes);
-	KUNIT_EXPECT_TRUE(test, rpcrdma_cm_size_valid(bytes));
-	KUNIT_EXPECT_EQ(test, msg[6], code);
-	KUNIT_EXPECT_EQ(test, msg[7], 255 - code);
-	KUNIT_EXPECT_EQ(test, d.status, RPCRDMA_CM_VALID);
-	KUNIT_EXPECT_EQ(test, back.send_size, bytes);
-	KUNIT_EXPECT_EQ(test, back.recv_size, (256U - code) * 1024);
+	KUNIT_EXPECT_EQ_MSG(test, rpcrdma_cm_size_clamp(bytes), bytes,
+			    "code %u", code);
+	KUNIT_EXPECT_TRUE_MSG(test, rpcrdma_cm_size_valid(bytes),
+			      "code %u", code);
+	KUNIT_EXPECT_EQ_MSG(test, msg[6], code, "code %u", code);
+	KUNIT_EXPECT_EQ_MSG(test, msg[7], 255 - code, "code %u", code);
+	KUNIT_EXPECT_EQ_MSG(test, d.status, RPCRDMA_CM_VALID,
+			    "code %u", code);
+	KUNIT_EXPECT_EQ_MSG(test, back.send_size, bytes, "code %u", code);
+	KUNIT_EXPECT_EQ_MSG(test, back.recv_size, (256U - code) * 1024,
+			    "code %u", code);
+}
+
+static void test_size_code_round_trip(struct kunit *test)
+{
+	unsigned int code;
+
+	for (code = 0; code < 256; code++)
+		check_size_code(test, code);
 }
 
 struct size_clamp_param {
@@ -489,28 +471,14 @@ static void test_decode(struct kunit *test)
  * by the end of the area is no identifier at all.
  */
 
-static const void *area_offset_gen_params(struct kunit *test,
-					  const void *prev, char *desc)
+static void check_area_offset(struct kunit *test, u8 *area,
+			      unsigned int offset)
 {
-	const void *next = index_gen_params(prev, TEST_CM_AREA_LEN);
-
-	if (next)
-		snprintf(desc, KUNIT_PARAM_DESC_SIZE,
-			 "s5.2: identifier at offset %u of %u",
-			 param_index(next), TEST_CM_AREA_LEN);
-	return next;
-}
-
-static void test_decode_area_offset(struct kunit *test)
-{
-	const unsigned int offset = param_index(test->param_value);
 	const unsigned int room = TEST_CM_AREA_LEN - offset;
 	struct rpcrdma_cm_decoded d;
-	u8 *area;
 
 	/* Arrange */
-	area = kunit_kzalloc(test, TEST_CM_AREA_LEN, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, area);
+	memset(area, 0, TEST_CM_AREA_LEN);
 	memcpy(area + offset, pd_v1, min_t(unsigned int, room, sizeof(pd_v1)));
 
 	/* Act */
@@ -518,22 +486,47 @@ static void test_decode_area_offset(struct kunit *test)
 
 	/* Assert */
 	if (room >= RPCRDMA_CM_MSG_LEN) {
-		KUNIT_ASSERT_EQ(test, d.status, RPCRDMA_CM_VALID);
-		KUNIT_EXPECT_EQ(test, d.offset, (int)offset);
-		KUNIT_EXPECT_EQ(test, d.params.send_size, 4096);
-		KUNIT_EXPECT_EQ(test, d.params.recv_size, 16384);
-		KUNIT_EXPECT_TRUE(test, d.params.remote_inv);
+		KUNIT_EXPECT_EQ_MSG(test, d.status, RPCRDMA_CM_VALID,
+				    "offset %u", offset);
+		KUNIT_EXPECT_EQ_MSG(test, d.offset, (int)offset,
+				    "offset %u", offset);
+		KUNIT_EXPECT_EQ_MSG(test, d.params.send_size, 4096,
+				    "offset %u", offset);
+		KUNIT_EXPECT_EQ_MSG(test, d.params.recv_size, 16384,
+				    "offset %u", offset);
+		KUNIT_EXPECT_TRUE_MSG(test, d.params.remote_inv,
+				      "offset %u", offset);
 	} else if (room >= sizeof(test_format_id)) {
-		KUNIT_ASSERT_EQ(test, d.status, RPCRDMA_CM_TRUNCATED);
-		KUNIT_EXPECT_EQ(test, d.offset, (int)offset);
-		KUNIT_EXPECT_EQ(test, d.params.send_size, 1024);
-		KUNIT_EXPECT_FALSE(test, d.params.remote_inv);
+		KUNIT_EXPECT_EQ_MSG(test, d.status, RPCRDMA_CM_TRUNCATED,
+				    "offset %u", offset);
+		KUNIT_EXPECT_EQ_MSG(test, d.offset, (int)offset,
+				    "offset %u", offset);
+		KUNIT_EXPECT_EQ_MSG(test, d.params.send_size, 1024,
+				    "offset %u", offset);
+		KUNIT_EXPECT_FALSE_MSG(test, d.params.remote_inv,
+				       "offset %u", offset);
 	} else {
-		KUNIT_ASSERT_EQ(test, d.status, RPCRDMA_CM_ABSENT);
-		KUNIT_EXPECT_EQ(test, d.offset, -1);
-		KUNIT_EXPECT_EQ(test, d.params.send_size, 1024);
-		KUNIT_EXPECT_FALSE(test, d.params.remote_inv);
+		KUNIT_EXPECT_EQ_MSG(test, d.status, RPCRDMA_CM_ABSENT,
+				    "offset %u", offset);
+		KUNIT_EXPECT_EQ_MSG(test, d.offset, -1,
+				    "offset %u", offset);
+		KUNIT_EXPECT_EQ_MSG(test, d.params.send_size, 1024,
+				    "offset %u", offset);
+		KUNIT_EXPECT_FALSE_MSG(test, d.params.remote_inv,
+				       "offset %u", offset);
 	}
+}
+
+/* s5.2: the identifier at every offset of a zero-padded CM area */
+static void test_decode_area_offset(struct kunit *test)
+{
+	unsigned int offset;
+	u8 *area;
+
+	area = kunit_kzalloc(test, TEST_CM_AREA_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, area);
+	for (offset = 0; offset < TEST_CM_AREA_LEN; offset++)
+		check_area_offset(test, area, offset);
 }
 
 /*
@@ -862,52 +855,52 @@ static void test_responder(struct kunit *test)
 	KUNIT_EXPECT_LE(test, neg.server_to_client, local.send_size);
 }
 
-static struct kunit_case rfc8797_encode_cases[] = {
-	KUNIT_CASE_PARAM(test_size_code_round_trip, size_code_gen_params),
+static struct kunit_case rpcrdma_cm_encode_cases[] = {
+	KUNIT_CASE(test_size_code_round_trip),
 	KUNIT_CASE_PARAM(test_size_clamp, size_clamp_gen_params),
 	KUNIT_CASE_PARAM(test_encode, encode_gen_params),
 	{}
 };
 
-static struct kunit_suite rfc8797_encode_suite = {
-	.name = "rpcrdma_rfc8797_encode",
-	.test_cases = rfc8797_encode_cases,
+static struct kunit_suite rpcrdma_cm_encode_suite = {
+	.name = "rpcrdma_cm_encode",
+	.test_cases = rpcrdma_cm_encode_cases,
 };
 
-static struct kunit_case rfc8797_decode_cases[] = {
+static struct kunit_case rpcrdma_cm_decode_cases[] = {
 	KUNIT_CASE_PARAM(test_decode, decode_gen_params),
-	KUNIT_CASE_PARAM(test_decode_area_offset, area_offset_gen_params),
+	KUNIT_CASE(test_decode_area_offset),
 	KUNIT_CASE(test_status_names),
 	{}
 };
 
-static struct kunit_suite rfc8797_decode_suite = {
-	.name = "rpcrdma_rfc8797_decode",
-	.test_cases = rfc8797_decode_cases,
+static struct kunit_suite rpcrdma_cm_decode_suite = {
+	.name = "rpcrdma_cm_decode",
+	.test_cases = rpcrdma_cm_decode_cases,
 };
 
-static struct kunit_case rfc8797_negotiate_cases[] = {
+static struct kunit_case rpcrdma_cm_negotiate_cases[] = {
 	KUNIT_CASE_PARAM(test_negotiate, negotiate_gen_params),
 	{}
 };
 
-static struct kunit_suite rfc8797_negotiate_suite = {
-	.name = "rpcrdma_rfc8797_negotiate",
-	.test_cases = rfc8797_negotiate_cases,
+static struct kunit_suite rpcrdma_cm_negotiate_suite = {
+	.name = "rpcrdma_cm_negotiate",
+	.test_cases = rpcrdma_cm_negotiate_cases,
 };
 
-static struct kunit_case rfc8797_responder_cases[] = {
+static struct kunit_case rpcrdma_cm_responder_cases[] = {
 	KUNIT_CASE_PARAM(test_responder, responder_gen_params),
 	{}
 };
 
-static struct kunit_suite rfc8797_responder_suite = {
-	.name = "rpcrdma_rfc8797_responder",
-	.test_cases = rfc8797_responder_cases,
+static struct kunit_suite rpcrdma_cm_responder_suite = {
+	.name = "rpcrdma_cm_responder",
+	.test_cases = rpcrdma_cm_responder_cases,
 };
 
-kunit_test_suites(&rfc8797_encode_suite, &rfc8797_decode_suite,
-		  &rfc8797_negotiate_suite, &rfc8797_responder_suite);
+kunit_test_suites(&rpcrdma_cm_encode_suite, &rpcrdma_cm_decode_suite,
+		  &rpcrdma_cm_negotiate_suite, &rpcrdma_cm_responder_suite);
 
 MODULE_DESCRIPTION("KUnit tests for RPC-over-RDMA CM Private Data (RFC 8797)");
 MODULE_LICENSE("GPL");
