@@ -135,9 +135,5 @@ void rpcrdma_cm_negotiate(enum rpcrdma_cm_role role,
 			  struct rpcrdma_cm_negotiated *result);
 void rpcrdma_cm_responder_params(u32 buf_size, bool remote_inv,
 				 struct rpcrdma_cm_params *local);
-bool rpcrdma_cm_reply_fits(const struct rpcrdma_cm_negotiated *neg,
-			   size_t len);
-
-const char *rpcrdma_cm_status_name(enum rpcrdma_cm_status status);
 
 #endif /* _LINUX_SUNRPC_RPC_RDMA_CM_H */
