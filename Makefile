@@ -92,6 +92,10 @@ tools-arm64: deps-arm64
 e2e-arm64: modules-arm64 tools-arm64 modules modules-mainline tools
 	@scripts/e2e.sh --arm64 $(RUNS)
 
+## kunit-x86_64: the KUnit suites on x86_64 under qemu, as kernel CI runs them (kunit.py --arch=x86_64)
+kunit-x86_64: tree-mainline
+	@SERIES_BASE=mainline KUNIT_BUILD=$(BUILD)/kunit-x86_64 KUNIT_ARCH=x86_64 scripts/kunit.sh
+
 ## kunit-arm64: the KUnit suites on arm64 under qemu, as kernel CI runs them (kunit.py --arch=arm64)
 kunit-arm64: tree-mainline
 	@SERIES_BASE=mainline KUNIT_BUILD=$(BUILD)/kunit-arm64 KUNIT_ARCH=arm64 scripts/kunit.sh
@@ -253,7 +257,7 @@ help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 .PHONY: all demo deps deps-mainline deps-test debug-kernel e2e-debug fresh-root tree tree-mainline tree-6.12 refresh \
-	modules modules-mainline tools kunit kunit-6.12 kunit-san tools-check backport-check e2e e2e-interop bench fuzz static \
+	modules modules-mainline tools kunit kunit-6.12 kunit-san kunit-x86_64 tools-check backport-check e2e e2e-interop bench fuzz static \
 	wireshark install-wireshark uninstall-wireshark wireshark-check wireshark-sample \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
 	deps-arm64 modules-arm64 tools-arm64 e2e-arm64 kunit-arm64 modules-siw e2e-siw \

@@ -359,6 +359,9 @@ lane_kunit() {
 	# check-full: the suites on arm64 under qemu, as kernel CI runs them
 	[ -z "${FULL:-}" ] || SERIES_BASE=mainline KUNIT_BUILD=$BUILD/kunit-arm64 KUNIT_NICE=19 \
 		KUNIT_ARCH=arm64 quietly kunit-arm64 "$TOP/scripts/kunit.sh"
+	# check-full: and on x86_64 under qemu (kunit.py --arch=x86_64)
+	[ -z "${FULL:-}" ] || SERIES_BASE=mainline KUNIT_BUILD=$BUILD/kunit-x86_64 KUNIT_NICE=19 \
+		KUNIT_ARCH=x86_64 quietly kunit-x86_64 "$TOP/scripts/kunit.sh"
 	# check-full: the debug kernel (tens of minutes of building, at the
 	# lowest priority too), then the single-VM scenarios on it
 	if [ -n "${FULL:-}" ]; then
@@ -475,7 +478,7 @@ main() {
 	# fresh root and the mainline series only the second's; build/kunit and
 	# build/kunit-6.12 only the third's, which reads the 7.3 tree's
 	# files, as the modules step before the lanes did). Their output goes to the logs, shown when all end.
-	forget_logs $LANE_STEPS kunit kunit-6.12 kunit-arm64 debug-kernel e2e-debug patchset patchset-6.12
+	forget_logs $LANE_STEPS kunit kunit-6.12 kunit-arm64 kunit-x86_64 debug-kernel e2e-debug patchset patchset-6.12
 	rm -f "$LOGDIR"/e2e-stock-*.raw
 	in_lanes lane_one lane_two lane_kunit
 	show_lanes kunit
@@ -485,6 +488,8 @@ main() {
 		count_kunit kunit-6.12 "$BUILD/kunit-6.12" "$(rc_of kunit-6.12)"
 		show_lanes kunit-arm64
 		count_kunit kunit-arm64 "$BUILD/kunit-arm64" "$(rc_of kunit-arm64)"
+		show_lanes kunit-x86_64
+		count_kunit kunit-x86_64 "$BUILD/kunit-x86_64" "$(rc_of kunit-x86_64)"
 		show_lanes debug-kernel e2e-debug
 		if [ "$(rc_of debug-kernel)" = 0 ]; then
 			pass debug-kernel

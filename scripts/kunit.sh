@@ -66,7 +66,11 @@ arm64)
 	command -v qemu-system-aarch64 >/dev/null ||
 		die "no qemu-system-aarch64: run 'make deps' (qemu-system-arm)"
 	ARCH_ARGS=(--arch=arm64 --cross_compile=aarch64-linux-gnu-) ;;
-*) die "KUNIT_ARCH=$KUNIT_ARCH: use um or arm64" ;;
+x86_64)
+	command -v qemu-system-x86_64 >/dev/null ||
+		die "no qemu-system-x86_64: run 'make deps' (qemu-system-x86)"
+	ARCH_ARGS=(--arch=x86_64) ;;
+*) die "KUNIT_ARCH=$KUNIT_ARCH: use um, x86_64 or arm64" ;;
 esac
 COMMON=(--kunitconfig=net/sunrpc/xprtrdma --build_dir="$KUNIT_BUILD" "${ARCH_ARGS[@]}" "$@")
 cd "$TREE"

@@ -17,8 +17,9 @@
 #include <linux/sysctl.h>
 #include <linux/string.h>
 #include <linux/sunrpc/xdr.h>
-#include <linux/sunrpc/rpc_rdma.h>
 #include <linux/sunrpc/rpc_rdma_cm.h>
+
+#include "../xprt_rdma.h"
 
 MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
