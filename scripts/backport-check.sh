@@ -11,7 +11,8 @@
 # differs in its code must say how in a "[ 6.12: ... ]" note of the
 # 6.12 commit message; apart from that note the messages must match; a
 # 6.12 patch with no mainline counterpart must say "6.12 only" in its
-# note. Prints KTAP: one case per 6.12 patch.
+# note, and every mainline patch must be in the 6.12 series. Prints
+# KTAP: one case per 6.12 patch and one per mainline patch missing.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -77,8 +78,13 @@ PY
 	done < <(lines "$dir")
 }
 
+# slug_of BRANCH N: the directory of commit N (1-based) of BRANCH's series
+slug_of() {
+	git -C "$WORK" diff-tree --no-commit-id --name-only "$1~$(($2 - 1))" | head -n 1
+}
+
 main() {
-	local pairs n=0 line num subject back main_c state slug differs
+	local nmain nback missing=() i num slug subject main_c back differs
 	rm -rf "$WORK"
 	mkdir -p "$WORK"
 	git -C "$WORK" init -q
@@ -86,54 +92,55 @@ main() {
 	git -C "$WORK" config user.email "nfs-rdma@example.org"
 	commit_series "$MAIN_DIR" mainline
 	commit_series "$BACK_DIR" backport
-	# --no-dual-color: plain "-"/"+" lines for the differences
-	git -C "$WORK" range-diff --no-color --creation-factor=100 \
-		mainline~"$(lines "$MAIN_DIR" | wc -l)"..mainline \
-		backport~"$(lines "$BACK_DIR" | wc -l)"..backport >"$WORK/range-diff"
-	# Each pair's header: "N: sha ! M: sha subject" (! differs, =
-	# same), "-: ---- > M: sha subject" (6.12 only), "N: sha < -:
-	# ----" (missing from 6.12)
-	pairs=$(grep -E '^ *([0-9]+|-): +[0-9a-f-]+ [=!<>] +([0-9]+|-): ' "$WORK/range-diff")
-	ktap_plan "$(grep -c -E '[=!>] +[0-9]+: ' <<<"$pairs")"
-	while IFS= read -r line; do
-		read -r _ main_c state num _ subject <<<"$line"
-		num=${num%:}
-		[ "$state" = "<" ] && {
-			echo "# mainline patch missing from the 6.12 series: $line"
-			continue
-		}
-		n=$((n + 1))
-		back=$(git -C "$WORK" rev-parse "backport~$(( $(lines "$BACK_DIR" | wc -l) - num ))")
-		if [ "$state" = ">" ]; then
-			slug=$(git -C "$WORK" diff-tree --no-commit-id --name-only "$back" | head -n 1)
+	nmain=$(lines "$MAIN_DIR" | wc -l)
+	nback=$(lines "$BACK_DIR" | wc -l)
+	# A patch is paired with the patch of the other series that has its
+	# subject, as git range-diff pairs the two ranges below (its output
+	# is what a failing case shows)
+	git -C "$WORK" range-diff --no-color \
+		mainline~"$nmain"..mainline backport~"$nback"..backport >"$WORK/range-diff"
+	for ((i = nmain; i >= 1; i--)); do
+		slug=$(slug_of mainline "$i")
+		git -C "$WORK" cat-file -e "backport:$slug/subject" 2>/dev/null ||
+			missing+=("$(git -C "$WORK" show "mainline:$slug/subject")")
+	done
+	ktap_plan $((nback + ${#missing[@]}))
+	for ((num = 1; num <= nback; num++)); do
+		back=$(git -C "$WORK" rev-parse "backport~$((nback - num))")
+		slug=$(git -C "$WORK" diff-tree --no-commit-id --name-only "$back" | head -n 1)
+		subject=$(git -C "$WORK" show "$back:$slug/subject")
+		if ! git -C "$WORK" cat-file -e "mainline:$slug/subject" 2>/dev/null; then
 			if git -C "$WORK" show "$back:$slug/note" | grep -q "6.12 only"; then
 				ktap_ok "6.12 patch $num ($subject)" "6.12 only, and its note says so"
 			else
-				ktap_not_ok "6.12 patch $num ($subject)" "no mainline counterpart, and no '[ 6.12 only: ... ]' note"
+				ktap_not_ok "6.12 patch $num ($subject)" "no mainline patch has its subject, and its note does not say '6.12 only'"
 			fi
 			continue
 		fi
-		# The pair's part of the range-diff, shown when it fails: the
-		# lines after its header up to the next header
-		awk -v h="$line" '$0 == h { p = 1; next } p && /^ *([0-9]+|-): +[0-9a-f-]+ [=!<>] / { exit } p' \
-			"$WORK/range-diff" >"$WORK/pair"
-		# What differs: the paired commits' own directories compared
-		# file by file (the note only exists on the 6.12 side)
-		slug=$(git -C "$WORK" diff-tree --no-commit-id --name-only "$back" | head -n 1)
-		main_c=$(git -C "$WORK" rev-parse "$main_c")
-		differs=$(git -C "$WORK" diff --name-only "$main_c:$slug" "$back:$slug" | grep -v -x -e note -e subject || true)
+		main_c=$(git -C "$WORK" log -n 1 --format=%H mainline -- "$slug/subject")
+		# The pair's part of the range-diff, shown when it fails
+		awk -v s="$subject" '
+			/^ *([0-9]+|-): +[0-9a-f-]+ [=!<>] / { p = (substr($0, length($0) - length(s) + 1) == s); if (p) print; next }
+			p' "$WORK/range-diff" >"$WORK/pair"
+		# What differs: the two patches' directories compared file by
+		# file (the note only exists on the 6.12 side)
+		differs=$(git -C "$WORK" diff --name-only "$main_c:$slug" "$back:$slug" |
+			grep -v -x -e note -e subject) || true
 		if grep -q -x message <<<"$differs"; then
 			sed -n '1,40s/^/# /p' "$WORK/pair"
 			ktap_not_ok "6.12 patch $num ($subject)" "its commit message differs from mainline's beyond the [ 6.12: ] note"
 		elif [ -z "$differs" ]; then
-			ktap_ok "6.12 patch $num ($subject)" "the same as mainline's${state:+}"
+			ktap_ok "6.12 patch $num ($subject)" "the same as mainline's"
 		elif git -C "$WORK" show "$back:$slug/note" | grep -q '^\[ 6\.12'; then
 			ktap_ok "6.12 patch $num ($subject)" "differs from mainline's in $(tr '\n' ' ' <<<"$differs")as its note says"
 		else
 			sed -n '1,40s/^/# /p' "$WORK/pair"
 			ktap_not_ok "6.12 patch $num ($subject)" "differs from mainline's in $(tr '\n' ' ' <<<"$differs")with no [ 6.12: ... ] note"
 		fi
-	done <<<"$pairs"
+	done
+	for subject in "${missing[@]}"; do
+		ktap_not_ok "mainline patch ($subject)" "missing from the 6.12 series"
+	done
 	ktap_finish "backport check"
 }
 
