@@ -75,6 +75,25 @@ arm64)
 x86_64)
 	command -v qemu-system-x86_64 >/dev/null ||
 		die "no qemu-system-x86_64: run 'make deps' (qemu-system-x86)"
+	# kunit.py asks qemu for KVM first. This machine has a /dev/kvm
+	# that cannot run a guest (the kernel then never prints), so the
+	# qemu kunit.py finds first takes only TCG, as run.sh's does
+	mkdir -p "$KUNIT_BUILD/qemu-tcg"
+	cat >"$KUNIT_BUILD/qemu-tcg/qemu-system-x86_64" <<EOF
+#!/bin/sh
+# kunit.sh: qemu-system-x86_64 without KVM or HVF (only -accel tcg)
+n=\$#
+while [ "\$n" -gt 0 ]; do
+	a=\$1; shift; n=\$((n - 1))
+	if [ "\$a" = -accel ] && [ "\$1" != tcg ]; then
+		shift; n=\$((n - 1)); continue
+	fi
+	set -- "\$@" "\$a"
+done
+exec $(command -v qemu-system-x86_64) "\$@"
+EOF
+	chmod +x "$KUNIT_BUILD/qemu-tcg/qemu-system-x86_64"
+	export PATH="$KUNIT_BUILD/qemu-tcg:$PATH"
 	ARCH_ARGS=(--arch=x86_64) ;;
 *) die "KUNIT_ARCH=$KUNIT_ARCH: use um, x86_64 or arm64" ;;
 esac
