@@ -6,9 +6,10 @@ against what both kernels reported for the same connects.
 wire-check.py PCAP CLIENT-LOG PLUGIN-SO
 
 The client VM's wire-capture scenario printed, for each connect it made,
-the client's view (E2E-WIRE client ...: a kernel mount's rpcrdma_cm file
-or rpcrdma-cm probe's "established" event) and, at the end, nfsd's
-svcrdma_cm_accept event of each (E2E-WIRE server ...). The capture holds
+the client's view (E2E-WIRE client ...: a kernel mount's
+xprtrdma_inline_thresh event or rpcrdma-cm probe's "established" event)
+and, at the end, nfsd's svcrdma_cm_accept event of each (E2E-WIRE
+server ...). The capture holds
 those connects last, each a CM REQ and REP pair (paired here by their
 Communication IDs, independently of the dissector), or on iWARP an MPA
 Request and Reply (paired by their TCP connection). For each connect:
@@ -139,21 +140,38 @@ def decoded(row):
     return d
 
 
-ACCEPT = re.compile(r'client (\S+) offset=(-?\d+) version=(\d+) send/recv=(\d+)/(\d+) '
-                    r'remote_inv=(\d), server send/recv=(\d+)/(\d+) remote_inv=(\d), '
-                    r'neg c2s/s2c=(\d+)/(\d+) send_with_inv=(\d)')
+# Both kernel events name their fields alike: the peer's message as
+# decoded (status, offset, version, sizes, R), the local end's own,
+# then the thresholds and the Send With Invalidate decision
+PEER = (r'status=(?P<status>\S+) offset=(?P<offset>-?\d+) version=(?P<version>\d+) '
+        r'send/recv=(?P<send>\d+)/(?P<recv>\d+) remote_inv=(?P<r>\d)')
+OWN = r'send/recv=(?P<own_send>\d+)/(?P<own_recv>\d+) remote_inv=(?P<own_r>\d)'
+NEG = (r'c2s/s2c=(?P<c2s>\d+)/(?P<s2c>\d+) send_with_inv=(?P<swi>\d) '
+       r'recv_wanted=\d+')
+# nfsd's rpcrdma:svcrdma_cm_accept
+ACCEPT = re.compile(r'svcrdma_cm_accept: addr=\S+ client ' + PEER + r', server ' + OWN +
+                    r', ' + NEG)
+# the kernel client's rpcrdma:xprtrdma_inline_thresh
+THRESH = re.compile(r'xprtrdma_inline_thresh: .* client ' + OWN + r', server ' + PEER +
+                    r', ' + NEG)
+
+
+def event_view(regex, line, what):
+    """The peer's message, the own one and the negotiation of an event"""
+    m = regex.search(line)
+    if not m:
+        sys.exit(f'cannot read the {what} event: {line}')
+    g = {k: (v if k == 'status' else int(v)) for k, v in m.groupdict().items()}
+    return {'peer': {k: g[k] for k in ('status', 'offset', 'version', 'send', 'recv', 'r')},
+            'own': {'send': g['own_send'], 'recv': g['own_recv'], 'r': g['own_r']},
+            'neg': {k: g[k] for k in ('c2s', 's2c', 'swi')}}
 
 
 def server_views(lines):
     views = []
     for line in lines:
-        m = ACCEPT.search(line)
-        if not m:
-            sys.exit(f'cannot read the svcrdma_cm_accept event: {line}')
-        g = m.groups()
-        views.append({'client': {'status': g[0], 'offset': int(g[1]), 'version': int(g[2]),
-                                 'send': int(g[3]), 'recv': int(g[4]), 'r': int(g[5])},
-                      'neg': {'c2s': int(g[9]), 's2c': int(g[10]), 'swi': int(g[11])}})
+        v = event_view(ACCEPT, line, 'svcrdma_cm_accept')
+        views.append({'client': v['peer'], 'neg': v['neg']})
     return views
 
 
@@ -171,18 +189,8 @@ def client_view(name, rest):
         v['neg'] = {'c2s': n['client_to_server'], 's2c': n['server_to_client'],
                     'swi': int(n['send_with_inv'])}
         return v
-    kv = dict(w.split('=', 1) for w in rest.split() if '=' in w)
-    yes = {'yes': 1, 'no': 0}
-    return {'own': {'send': int(kv['client_send_size']), 'recv': int(kv['client_recv_size']),
-                    'r': yes[kv['client_remote_inv']]},
-            'server': {'status': kv['server_private_data_status'],
-                       'offset': int(kv['server_private_data_offset']),
-                       'version': 1 if kv['server_private_data_status'] == 'valid' else 0,
-                       'send': int(kv['server_send_size']),
-                       'recv': int(kv['server_recv_size']),
-                       'r': yes[kv['server_remote_inv']]},
-            'neg': {'c2s': int(kv['client_to_server']), 's2c': int(kv['server_to_client']),
-                    'swi': yes[kv['send_with_inv']]}}
+    v = event_view(THRESH, rest, 'xprtrdma_inline_thresh')
+    return {'own': v['own'], 'server': v['peer'], 'neg': v['neg']}
 
 
 def main():

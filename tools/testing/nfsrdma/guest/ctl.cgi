@@ -12,12 +12,14 @@
 #   mem        drop caches, then print guest/lib.sh mem_now's readings
 #   qps        how many RC queue pairs the kernel holds (one per connection)
 #   credits    nfsd's max_requests
-#   accepts-on record nfsd's svcrdma_cm_accept events from now on
-#              (earlier ones are dropped); "ok", or "none" on a module
-#              without the tracepoint
-#   accepts    the events recorded since accepts-on, one a line
-#   conns      nfsd's connections file (debugfs), or a line saying
-#              there is none (stock nfsd)
+#   accepts-on record nfsd's svcrdma_cm_accept and svcrdma_reply_too_large
+#              events from now on (earlier ones are dropped); "ok", or
+#              "none" on a module without the tracepoints
+#   accepts    the svcrdma_cm_accept events recorded since accepts-on,
+#              one a line
+#   too-large  the svcrdma_reply_too_large events recorded since
+#              accepts-on (a Reply answered with ERR_CHUNK, or a
+#              backchannel Call not sent), one a line
 #   restart    restart nfsd, which closes every connection, and end
 #              its grace period
 #   fragment=N load nfsrdma_fragment.ko order=N: no free block of
@@ -51,7 +53,8 @@ credits)
 	cat $S/max_requests ;;
 accepts-on)
 	T=/sys/kernel/tracing
-	if echo 1 >$T/events/rpcrdma/svcrdma_cm_accept/enable 2>/dev/null; then
+	if echo 1 >$T/events/rpcrdma/svcrdma_cm_accept/enable 2>/dev/null &&
+		echo 1 >$T/events/rpcrdma/svcrdma_reply_too_large/enable 2>/dev/null; then
 		echo >$T/trace
 		echo ok
 	else
@@ -59,10 +62,8 @@ accepts-on)
 	fi ;;
 accepts)
 	grep svcrdma_cm_accept /sys/kernel/tracing/trace ;;
-conns)
-	c=/sys/kernel/debug/sunrpc/svc_rdma/connections
-	grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
-	cat $c 2>/dev/null || echo "none: no $c" ;;
+too-large)
+	grep svcrdma_reply_too_large /sys/kernel/tracing/trace ;;
 restart)
 	nfsd_restart
 	nfsd_end_grace

@@ -146,6 +146,7 @@ nfsd_start() {
 	echo 10 >/proc/fs/nfsd/nfsv4leasetime
 	echo 10 >/proc/fs/nfsd/nfsv4gracetime
 	echo "+3 +4.1" >/proc/fs/nfsd/versions || fail "nfsd versions"
+	conns_record || say "no record of nfsd's connections (sunrpc:svc_xprt_accept, svc_xprt_free)"
 	nfsd_up
 	# Skip the grace period, or every OPEN waits it out
 	nfsd_end_grace
@@ -277,21 +278,6 @@ client_pdata() {
 		fail "rpcrdma-cm listen saw no connect request from the kernel client"
 }
 
-# The rpcrdma_cm debugfs file of the client transport connected to PORT:
-# the newest one, since the transport of an earlier mount of the same
-# server can linger for a while after its unmount
-xprt_cm_file() {
-	local id
-	grep -q ' /sys/kernel/debug ' /proc/mounts ||
-		mount -t debugfs debugfs /sys/kernel/debug
-	for id in $(ls /sys/kernel/debug/sunrpc/rpc_xprt | sort -rn); do
-		id=/sys/kernel/debug/sunrpc/rpc_xprt/$id
-		[ -f "$id/rpcrdma_cm" ] && grep -qE "^port: +$1\$" "$id/info" 2>/dev/null &&
-			echo "$id/rpcrdma_cm" && return 0
-	done
-	return 1
-}
-
 # mount_traced MOUNTPOINT: nfs_mount 4.1 with the xprtrdma_inline_thresh
 # tracepoint on; the first event it recorded (the mount's negotiation)
 # in $THRESH_EVENT
@@ -305,8 +291,96 @@ mount_traced() {
 	echo "$THRESH_EVENT"
 }
 
-# field KEY < FILE: the value of "KEY: value"
-field() { sed -n "s/^$1: //p" | head -n 1; }
+# tp_get KEY < EVENT: one value of an rpcrdma:xprtrdma_inline_thresh
+# or rpcrdma:svcrdma_cm_accept event line, named by its section and
+# field: neg_send, neg_recv, calc_send, calc_recv; client_send,
+# client_recv, client_remote_inv; server_status, server_offset,
+# server_version, server_send, server_recv, server_remote_inv (and
+# client_status, client_offset, client_version on nfsd's event); c2s,
+# s2c, send_with_inv, recv_wanted; addr. Nothing when the line has no
+# such field (stock's event carries neg and calc only).
+tp_get() {
+	sed -e 's/ neg send\/recv=\([0-9]*\)\/\([0-9]*\)/ neg_send=\1 neg_recv=\2/' \
+	    -e 's/ calc send\/recv=\([0-9]*\)\/\([0-9]*\)/ calc_send=\1 calc_recv=\2/' \
+	    -e 's/ c2s\/s2c=\([0-9]*\)\/\([0-9]*\)/ c2s=\1 s2c=\2/' \
+	    -e 's/ \([a-z][a-z]*\) status=\([^ ]*\) offset=\([-0-9]*\) version=\([0-9]*\) send\/recv=\([0-9]*\)\/\([0-9]*\) remote_inv=\([0-9]*\)/ \1_status=\2 \1_offset=\3 \1_version=\4 \1_send=\5 \1_recv=\6 \1_remote_inv=\7/' \
+	    -e 's/ \([a-z][a-z]*\) send\/recv=\([0-9]*\)\/\([0-9]*\) remote_inv=\([0-9]*\)/ \1_send=\2 \1_recv=\3 \1_remote_inv=\4/' |
+		sed -n "s/.* $1=\([^ ,]*\).*/\1/p" | head -n 1
+}
+
+# expect_tp WHAT EVENT KEY=VALUE...: expect_eq on each named value of
+# an event line (tp_get's names); the line itself is printed first
+expect_tp() {
+	local what=$1 ev=$2 kv
+	shift 2
+	echo "$ev"
+	[ -n "$ev" ] || fail "$what: no event"
+	for kv in "$@"; do
+		expect_eq "$what: ${kv%%=*}" "$(echo "$ev" | tp_get "${kv%%=*}")" "${kv#*=}"
+	done
+}
+
+# negotiated MOUNTPOINT: "C2S/S2C/SWI", the last three words of the
+# mount's "xprt: rdma" line in /proc/self/mountstats (the 29 stock
+# words, then client_to_server, server_to_client and send_with_inv,
+# 0 or 1), or what is there instead when the line does not have 32
+negotiated() {
+	awk -v mnt="$1" '
+		/^device / { p = ($0 ~ (" mounted on " mnt " ")) }
+		p && $1 == "xprt:" && $2 == "rdma" {
+			if (NF == 32) print $30 "/" $31 "/" $32
+			else print "an xprt: rdma line of " NF " words"
+			f = 1; exit
+		}
+		END { if (!f) print "no xprt: rdma line for " mnt }' /proc/self/mountstats
+}
+
+# nfsd's connections, from the upstream tracepoints sunrpc:svc_xprt_accept
+# (one per connection nfsd accepts) and sunrpc:svc_xprt_free (one per
+# transport freed: a connection's has the TEMP flag, a listener's or a
+# failed accept's does not) on E2E_PORT. nfsd_start records them from
+# before nfsd listens, in a trace instance of their own that no scenario
+# clears; it holds only sunrpc events, so unloading rpcrdma.ko or any
+# other module does not reset it. Stock kernels have both events.
+CONNS=/sys/kernel/tracing/instances/e2e-nfsd-conns
+conns_record() {
+	[ -d $CONNS ] && return 0
+	mkdir $CONNS && echo 4096 >$CONNS/buffer_size_kb &&
+		echo 1 >$CONNS/events/sunrpc/svc_xprt_accept/enable &&
+		echo 1 >$CONNS/events/sunrpc/svc_xprt_free/enable
+}
+
+# conns_accepted, conns_freed: connections nfsd accepted on E2E_PORT
+# since it started, and of those, how many it has freed
+conns_accepted() {
+	grep -c "svc_xprt_accept: server=[^ ]*:$E2E_PORT .* protocol=rdma " $CONNS/trace
+}
+conns_freed() {
+	grep -cE "svc_xprt_free: server=[^ ]*:$E2E_PORT .*flags=([A-Z_]+[|])*TEMP([| ]|\$)" $CONNS/trace
+}
+
+# conns_live: how many connections nfsd holds (accepted and not freed
+# yet); a sentence instead when the record cannot tell
+conns_live() {
+	local lost
+	[ "$(cat $CONNS/events/sunrpc/svc_xprt_accept/enable 2>/dev/null)" = 1 ] &&
+		[ "$(cat $CONNS/events/sunrpc/svc_xprt_free/enable)" = 1 ] ||
+		{ echo "unknown: nfsd_start made no record of connections"; return 1; }
+	lost=$(cat $CONNS/per_cpu/cpu*/stats | awk '$1 == "overrun:" { n += $2 } END { print n + 0 }')
+	[ "$lost" = 0 ] || { echo "unknown: $lost events of the record were overwritten"; return 1; }
+	echo $(($(conns_accepted) - $(conns_freed)))
+}
+
+# wait_conns N SECONDS WHAT: wait until nfsd holds N connections
+wait_conns() {
+	local i=0 now
+	until now=$(conns_live) && [ "$now" = "$1" ]; do
+		case "$now" in unknown*) fail "$3: $now" ;; esac
+		i=$((i + 1))
+		[ $i -lt "$2" ] || fail "$3: nfsd holds $now connections after $2 s, expected $1"
+		sleep 1
+	done
+}
 
 # fragment [ORDER]: load the test-only nfsrdma_fragment.ko, which leaves
 # no free block of ORDER (default 4) or more while it is loaded, and

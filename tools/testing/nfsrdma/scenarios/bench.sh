@@ -13,16 +13,16 @@
 # files; a shell loop for readdir, which fio cannot express. Around
 # each step it reads the mount's RPC and chunk counters and per-op
 # bytes (/proc/self/mountstats), the rxe device's own counters
-# (packets, Sends and Receives completed; both ends share rxe0 here)
-# and nfsd's RDMA Read and Write segment counters.
+# (packets, Sends and Receives completed; both ends share rxe0 here),
+# nfsd's RDMA Read and Write segment counters, and how many Sends With
+# Invalidate nfsd posted (rpcrdma:svcrdma_post_send events with a
+# non-zero inv_rkey, counted by a trace instance of their own).
 # e2e-needs: fio
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
-C=/sys/kernel/debug/sunrpc/svc_rdma/connections
 MNT=/mnt/bench
 command -v fio >/dev/null || fail "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
 local_nfsd
-grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
 
 if [ "$E2E_BENCH" = quick ]; then
 	REPEATS=1 NFILES=50 NIO=48 SIZES=8 RWS="write read" LISTINGS=2 RUNTIME=1
@@ -70,14 +70,33 @@ set_config() {
 		echo $inv >$R/rdma_remote_invalidate || fail "$1: tunables refused"
 }
 
+# Sends With Invalidate: the trace instance SWI records only the
+# svcrdma_post_send events whose inv_rkey is not 0, and never reads
+# them, so its buffer's entries plus those overwritten count every one
+# since the rpcrdma.ko in use was loaded (unloading it resets the
+# instance, and the event starts disabled in the one loaded next; the
+# configurations swap modules only between steps).
+SWI=/sys/kernel/tracing/instances/e2e-bench-swi
+[ -d $SWI ] || mkdir $SWI || fail "cannot make the trace instance $SWI"
+echo 64 >$SWI/buffer_size_kb
+# swi_count: that count, or -1 when the module has no such event
+swi_count() {
+	local e=$SWI/events/rpcrdma/svcrdma_post_send
+	if [ "$(cat $e/enable 2>/dev/null)" != 1 ]; then
+		echo 'inv_rkey != 0' >$e/filter 2>/dev/null &&
+			echo 1 >$e/enable 2>/dev/null || { echo -1; return; }
+	fi
+	cat $SWI/per_cpu/cpu*/stats | awk '$1 == "entries:" || $1 == "overrun:" { n += $2 } END { print n + 0 }'
+}
+
 # counters: "rpcs read write reply localinv swi bytes pkts sends recvs
 # rdreads rdwrites wirebytes": the mount's RPCs, chunks and LOCAL_INVs,
-# nfsd's Send With Invalidate count (-1: none), the RPC octets of all
+# nfsd's Sends With Invalidate posted (-1: none), the RPC octets of all
 # its operations, rxe0's packets, Sends and Receives completed, nfsd's
 # RDMA Read and Write segments, rxe0's octets sent (-1: none on 6.12)
 counters() {
 	local swi hw=/sys/class/infiniband/rxe0/ports/1/hw_counters
-	swi=$( (field sends_with_inv <$C) 2>/dev/null)
+	swi=$(swi_count)
 	echo $(awk -v mnt=" $MNT " -v swi="${swi:--1}" '
 		/^device / { p = index($0, mnt) > 0; next }
 		p && $1 == "xprt:" && $2 == "rdma" { x = $8 " " $13 " " $14 " " $15 " " ($27 + 0) }
@@ -160,7 +179,6 @@ while [ $rep -le $REPEATS ]; do
 			done
 			run rm -f $MNT/io$bs
 		done
-		echo "BENCH-CONN config=$cfg rep=$rep $(tr '\n' ' ' <$C 2>/dev/null)"
 		run rm -rf $MNT/meta
 		run umount $MNT
 	done

@@ -34,10 +34,11 @@ cli=$(client_pdata "$LISTEN_PORT" --send 16K --recv 16K) || exit 1
 # 3. The real thing: the kernel client mounts nfsd, traced
 echo 8192 >$T/buffer_size_kb
 echo 1 >$E/xprtrdma_inline_thresh/enable || fail "no rpcrdma:xprtrdma_inline_thresh"
+echo 1 >$E/svcrdma_cm_accept/enable || fail "no rpcrdma:svcrdma_cm_accept"
 echo 1 >$E/svcrdma_post_send/enable || fail "no rpcrdma:svcrdma_post_send"
+echo >$T/trace
 echo 1 >$T/tracing_on
 nfs_mount 4.1 /mnt/demo
-cmfile=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
 before=$(rdma_stats /mnt/demo)
 run dd if=/dev/urandom of=/tmp/src bs=1M count=8 2>/dev/null
 run dd if=/tmp/src of=/mnt/demo/file8m bs=1M conv=fsync 2>/dev/null
@@ -49,16 +50,19 @@ expect_eq "8 MiB checksum" "$back" "$sum"
 ls -l /mnt/demo >/dev/null
 after=$(rdma_stats /mnt/demo)
 echo 0 >$T/tracing_on
-thresh=$(grep -m1 xprtrdma_inline_thresh $T/trace | sed 's/.*xprtrdma_inline_thresh: //')
-negotiated=$(cat "$cmfile")
+thresh_event=$(grep -m1 'xprtrdma_inline_thresh:' $T/trace)
+thresh=$(echo "$thresh_event" | sed 's/.*xprtrdma_inline_thresh: //')
+accept_event=$(grep -m1 'svcrdma_cm_accept:' $T/trace)
+accept=$(echo "$accept_event" | sed 's/.*svcrdma_cm_accept: //')
+stats=$(negotiated /mnt/demo)
 sends=$(grep -c 'svcrdma_post_send:' $T/trace)
 swi=$(grep 'svcrdma_post_send:' $T/trace | grep -vc 'inv_rkey=0x00000000')
 # Leave tracing as the next scenario in this VM expects it: on, with
 # these events off
 echo 0 >$E/xprtrdma_inline_thresh/enable
+echo 0 >$E/svcrdma_cm_accept/enable
 echo 0 >$E/svcrdma_post_send/enable
 echo 1 >$T/tracing_on
-srvconn=$(cat /sys/kernel/debug/sunrpc/svc_rdma/connections)
 run umount /mnt/demo
 
 case "$E2E_RDMA" in
@@ -80,12 +84,12 @@ report "  version $(echo "$srv" | jget version), R=$(echo "$srv" | jget remote_i
 report ""
 report "Negotiated by the kernel client (rpcrdma:xprtrdma_inline_thresh):"
 report "  $thresh"
-report "The mount's ${cmfile#/sys/kernel/debug/}:"
-echo "$negotiated" | sed 's/^/REPORT:   /'
+report "Negotiated by nfsd (rpcrdma:svcrdma_cm_accept):"
+report "  $accept"
+report "The mount's /proc/self/mountstats (the last fields of xprt: rdma):"
+report "  client-to-server/server-to-client/Send With Invalidate $stats"
 report "Predicted by rpcrdma-cm for these advertisements:"
 report "  client-to-server $(echo "$srv" | jget client_to_server), server-to-client $(echo "$srv" | jget server_to_client)"
-report "The server's svc_rdma/connections:"
-echo "$srvconn" | sed 's/^/REPORT:   /'
 report "Send With Invalidate: $swi of $sends server Sends (rpcrdma:svcrdma_post_send)"
 if [ "$swi" -gt 0 ] && [ "$(echo "$srv" | jget remote_inv)" = false ]; then
 	report "  NB: the server uses it although it advertised R=0; RFC 8797"
@@ -103,3 +107,5 @@ case "$thresh" in
 *"neg send/recv=16384/16384"*) ;;
 *) fail "the kernel client did not negotiate 16384/16384: $thresh" ;;
 esac
+expect_tp "nfsd" "$accept_event" c2s=16384 s2c=16384
+expect_eq "mountstats thresholds" "${stats%/*}" 16384/16384

@@ -44,13 +44,12 @@ for t in 8192 65536 262144; do
 	for vers in 3 4.1; do
 		mnt=/mnt/iwc
 		nfs_mount $vers $mnt
-		f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file"
 		# (soft-iWARP's 6 Receive SGEs hold 6 blocks of 32 KiB: nfsd
 		# advertises 196608 where 262144 was asked)
 		c2s=$t
 		[ "$E2E_RDMA" != siw ] || [ $t -le 196608 ] || c2s=196608
-		expect_eq "$t v$vers: client_to_server" \
-			"$(field client_to_server <"$f")" $c2s
+		expect_eq "$t v$vers: client-to-server threshold (mountstats)" \
+			"$(negotiated $mnt | cut -d/ -f1)" $c2s
 		bad= n=0 inline=0 chunked=
 		for s in $(sizes $t); do
 			head -c "$s" /dev/urandom >/tmp/w

@@ -9,10 +9,11 @@
 # rpcrdma-cm listen on the client's own address. rpcrdma-cm negotiate
 # turns the two into the thresholds and the Send With Invalidate
 # decision, and every view a kernel gives of the connection must equal
-# them: the xprtrdma_inline_thresh tracepoint (ours and stock), our
-# client's rpcrdma_cm file, our server's connections file (published
-# by the server VM under /export/.e2e). Data goes both ways under an
-# md5 check.
+# them: the xprtrdma_inline_thresh tracepoint (ours and stock; ours
+# with both advertisements and Send With Invalidate), our client's
+# mountstats line, and our server's svcrdma_cm_accept event (through
+# the server VM's control channel), which must also show no Reply too
+# large for the client. Data goes both ways under an md5 check.
 R=/proc/sys/sunrpc
 SELF=192.0.2.2
 [ "$E2E_ROLE" = client ] || fail "interop needs a two-host run"
@@ -53,48 +54,44 @@ echo "$want"
 c2s=$(echo "$want" | jget client_to_server)
 s2c=$(echo "$want" | jget server_to_client)
 swi=$(echo "$want" | jget send_with_inv)
-yn=no
-[ "$swi" = true ] && yn=yes
-say "predicted: client_to_server=$c2s server_to_client=$s2c send_with_inv=$yn"
+say "predicted: client_to_server=$c2s server_to_client=$s2c send_with_inv=$swi"
 
-# The mount, and the client's views of it
+# The mount, and the client's views of it; the server records its
+# accepts from here on (the probes' connects above are not the mount's)
+accepts=$(ctl accepts-on)
 mount_traced /mnt/io
 case "$THRESH_EVENT" in
 *"neg send/recv=$c2s/$s2c,"*) pass "client tracepoint: $c2s/$s2c" ;;
 *) fail "client tracepoint: expected neg send/recv=$c2s/$s2c, got: ${THRESH_EVENT:-no event}" ;;
 esac
+r01() { [ "$1" = true ] && echo 1 || echo 0; }
 if [ "$E2E_RPCRDMA" = ours ]; then
-	f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
-	cat "$f"
-	expect_eq "client client_to_server" "$(field client_to_server <"$f")" "$c2s"
-	expect_eq "client server_to_client" "$(field server_to_client <"$f")" "$s2c"
-	expect_eq "client send_with_inv" "$(field send_with_inv <"$f")" "$yn"
+	expect_tp "client tracepoint" "$THRESH_EVENT" \
+		client_send="$c_send" client_recv="$c_recv" client_remote_inv="$(r01 "$c_r")" \
+		server_status=valid server_send="$s_send" server_recv="$s_recv" \
+		server_remote_inv="$(r01 "$s_r")" c2s="$c2s" s2c="$s2c" send_with_inv="$(r01 "$swi")"
+	expect_eq "client mountstats" "$(negotiated /mnt/io)" "$c2s/$s2c/$(r01 "$swi")"
 fi
 
 workload /mnt/io
 
 # The server's view, through the control channel
 if [ "$E2E_SERVER_RPCRDMA" = ours ]; then
-	# (a probe's connection from this host may take a moment to go)
-	v=/tmp/server-view i=0
-	until ctl conns >$v.all && [ "$(grep -c "^peer: $SELF:" $v.all)" = 1 ]; do
-		i=$((i + 1))
-		[ $i -lt 10 ] || break
-		sleep 1
-	done
-	cat $v.all
-	expect_eq "the server's connections from this client" "$(grep -c "^peer: $SELF:" $v.all)" 1
-	awk -v p="peer: $SELF:" 'index($0, p) == 1 { on = 1 } on && $0 == "" { exit } on' $v.all >$v
-	expect_eq "server client_send_size" "$(field client_send_size <$v)" "$c_send"
-	expect_eq "server client_recv_size" "$(field client_recv_size <$v)" "$c_recv"
-	expect_eq "server client_to_server" "$(field client_to_server <$v)" "$c2s"
-	expect_eq "server server_to_client" "$(field server_to_client <$v)" "$s2c"
-	expect_eq "server send_with_inv" "$(field send_with_inv <$v)" "$yn"
-	expect_eq "server replies_too_large" "$(field replies_too_large <$v)" 0
+	[ "$accepts" = ok ] || fail "the server VM did not record its accepts: ${accepts:-no answer}"
+	ctl accepts >/tmp/accepts
+	cat /tmp/accepts
+	expect_eq "the server's accepts from this client" \
+		"$(grep -cE "svcrdma_cm_accept: addr=${SELF}[: ]" /tmp/accepts)" 1
+	expect_tp "server" "$(grep -m1 -E "svcrdma_cm_accept: addr=${SELF}[: ]" /tmp/accepts)" \
+		client_status=valid client_send="$c_send" client_recv="$c_recv" \
+		client_remote_inv="$(r01 "$c_r")" server_send="$s_send" server_recv="$s_recv" \
+		server_remote_inv="$(r01 "$s_r")" c2s="$c2s" s2c="$s2c" send_with_inv="$(r01 "$swi")"
+	ctl too-large >/tmp/too-large
+	expect_eq "the server's Replies too large for this client" \
+		"$(grep -c 'svcrdma_reply_too_large:' /tmp/too-large)" 0
 else
-	# Stock nfsd keeps no per-connection view; its accept (above) is
+	# Stock nfsd has no per-connection view; its accept (above) is
 	# all it reports
-	ctl conns
-	say "stock server: no per-connection view to compare"
+	say "stock server: no per-connection view to compare (accepts-on: $accepts)"
 fi
 run umount /mnt/io

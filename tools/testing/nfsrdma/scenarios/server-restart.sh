@@ -3,21 +3,24 @@
 # times (default 8; make check-full: 20), each time with the next
 # max_req_size of a fixed round through 1 KiB..256 KiB (so 8 restarts
 # try every size but the default), while a writer keeps I/O going.
-# After each restart the client reconnects and
-# renegotiates, and both visibility files show the new sizes: the
-# mount's rpcrdma_cm file and nfsd's connections file. No write or read
-# fails, and every file reads back from the server (O_DIRECT) with the
-# checksum it was written with. The client offers 64 KiB both ways, so
-# both thresholds follow the server: min(size, 65536).
-C=/sys/kernel/debug/sunrpc/svc_rdma/connections
+# After each restart the client reconnects and renegotiates, both ends'
+# tracepoints show the new sizes (the client's xprtrdma_inline_thresh,
+# nfsd's svcrdma_cm_accept) and agree, and nfsd holds that one
+# connection. No write or read fails, and every file reads back from
+# the server (O_DIRECT) with the checksum it was written with. The
+# client offers 64 KiB both ways, so both thresholds follow the server:
+# min(size, 65536).
 S=/proc/sys/sunrpc
+T=/sys/kernel/tracing
 N=${E2E_RESTARTS:-8}
 local_nfsd
-grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+for e in xprtrdma_inline_thresh svcrdma_cm_accept; do
+	echo 1 >$T/events/rpcrdma/$e/enable || fail "no $e tracepoint"
+done
+echo >$T/trace
 echo 65536 >$S/rdma_max_inline_read
 echo 65536 >$S/rdma_max_inline_write
 nfs_mount 4.1 /mnt/rs
-f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
 rm -f /tmp/rs.stop /tmp/rs.err
 echo 0 >/tmp/rs.count
 
@@ -63,8 +66,11 @@ until_ok() {
 		sleep 1
 	done
 }
-client_sees() { [ "$(field server_send_size <"$f")" = "$1" ]; }
-server_sees() { [ "$(field server_recv_size <$C)" = "$1" ]; }
+# Each end's last event: the client's last connection, nfsd's last accept
+client_event() { grep 'xprtrdma_inline_thresh:' $T/trace | tail -n 1; }
+server_event() { grep 'svcrdma_cm_accept:' $T/trace | tail -n 1; }
+client_sees() { [ "$(client_event | tp_get server_send)" = "$1" ]; }
+server_sees() { [ "$(server_event | tp_get server_recv)" = "$1" ]; }
 progress() { [ "$(cat /tmp/rs.count)" -gt "$1" ]; }
 
 until_ok 60 "the first writes" progress 0
@@ -79,16 +85,19 @@ while [ $k -le "$N" ]; do
 	# Files finished from here on went over the new connection
 	done_before=$(cat /tmp/rs.count)
 	until_ok 30 "restart $k: nfsd's connection at $size" server_sees "$size"
-	[ "$(grep -c '^peer: ' $C)" = 1 ] ||
-		fail "restart $k: nfsd lists $(grep -c '^peer: ' $C) connections"
-	for key in server_recv_size client_to_server server_to_client; do
-		[ "$(field $key <"$f")" = "$(field $key <$C)" ] ||
-			fail "restart $k: $key: client $(field $key <"$f"), nfsd $(field $key <$C)"
+	# The old connection goes as nfsd stops; the new one stays
+	wait_conns 1 30 "restart $k"
+	c=$(client_event) s=$(server_event)
+	for key in server_send server_recv client_send client_recv c2s s2c send_with_inv; do
+		[ "$(echo "$c" | tp_get $key)" = "$(echo "$s" | tp_get $key)" ] ||
+			fail "restart $k: $key: client $(echo "$c" | tp_get $key), nfsd $(echo "$s" | tp_get $key)"
 	done
-	[ "$(field client_to_server <"$f")" = $t ] && [ "$(field server_to_client <"$f")" = $t ] ||
-		fail "restart $k at $size: thresholds $(field client_to_server <"$f")/$(field server_to_client <"$f"), expected $t/$t"
+	[ "$(echo "$c" | tp_get c2s)/$(echo "$c" | tp_get s2c)" = $t/$t ] ||
+		fail "restart $k at $size: thresholds $(echo "$c" | tp_get c2s)/$(echo "$c" | tp_get s2c), expected $t/$t"
+	[ "$(negotiated /mnt/rs | cut -d/ -f1-2)" = $t/$t ] ||
+		fail "restart $k at $size: mountstats thresholds $(negotiated /mnt/rs), expected $t/$t"
 	until_ok 120 "restart $k: writes to go on" progress $((done_before + 1))
-	pass "restart $k: max_req_size $size, thresholds $t/$t on both ends, $(cat /tmp/rs.count) files verified"
+	pass "restart $k: max_req_size $size, thresholds $t/$t on both ends, one connection, $(cat /tmp/rs.count) files verified"
 	k=$((k + 1))
 done
 

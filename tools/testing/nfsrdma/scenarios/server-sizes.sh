@@ -10,16 +10,18 @@
 # and fails the first case: it Sends the 12000 octets inline, and the
 # client's Receive completes in error.
 # Then at both ends of the RFC 8797 range (ours only), nfsd serves a
-# kernel mount with verified data, and its connections file shows the
-# thresholds in force: the smaller of each sender's Send Size and each
-# receiver's Receive Size, to readers in nfsd's network namespace only.
-C=/sys/kernel/debug/sunrpc/svc_rdma/connections
+# kernel mount with verified data, holds that one connection, sends no
+# Reply too large for the client, and its svcrdma_cm_accept event shows
+# the thresholds in force: the smaller of each sender's Send Size and
+# each receiver's Receive Size.
 S=/proc/sys/sunrpc/svc_rdma
+T=/sys/kernel/tracing
 R=/proc/sys/sunrpc
 local_nfsd
 fill_root 300
 # The next scenario starts from the defaults, even after a failure here
-trap 'umount /mnt/sz 2>/dev/null; echo 4096 >$S/max_req_size; echo 4096 >$R/rdma_max_inline_read; echo 4096 >$R/rdma_max_inline_write' EXIT
+trap 'umount /mnt/sz 2>/dev/null; echo 4096 >$S/max_req_size; echo 4096 >$R/rdma_max_inline_read; echo 4096 >$R/rdma_max_inline_write
+      for e in svcrdma_cm_accept svcrdma_reply_too_large; do echo 0 >$T/events/rpcrdma/$e/enable; done 2>/dev/null' EXIT
 
 # wire SERVER CLIENT-RECV EXPECT(inline|ERR_CHUNK)
 wire() {
@@ -47,9 +49,11 @@ wire 65536 8192 ERR_CHUNK
 wire 65536 16384 inline
 wire 4096 65536 ERR_CHUNK
 
-grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
-# rpcrdma-cm's connections leave nfsd's list a little after it quits
-wait_for "nfsd to drop rpcrdma-cm's connections" 20 sh -c "! grep -q '^peer: ' $C"
+# rpcrdma-call's connections go a little after it quits
+wait_conns 0 20 "after rpcrdma-call"
+for e in svcrdma_cm_accept svcrdma_reply_too_large; do
+	echo 1 >$T/events/rpcrdma/$e/enable || fail "no $e tracepoint"
+done
 
 # sizes SERVER CLIENT C2S S2C
 sizes() {
@@ -57,16 +61,13 @@ sizes() {
 	run sh -c "echo $1 >$S/max_req_size"
 	run sh -c "echo $2 >$R/rdma_max_inline_read"
 	run sh -c "echo $2 >$R/rdma_max_inline_write"
+	echo >$T/trace
 	nfs_mount 4.1 /mnt/sz
-	cat $C
-	# A reader sees its own network namespace's connections only
-	expect_eq "$1/$2: connections listed for nfsd's namespace" "$(grep -c '^peer: ' $C)" 1
-	expect_eq "$1/$2: connections listed for another namespace" \
-		"$(unshare -n cat $C | grep -c '^peer: ')" 0
-	expect_eq "$1/$2: server_recv_size" "$(field server_recv_size <$C)" "$1"
-	expect_eq "$1/$2: client_recv_size" "$(field client_recv_size <$C)" "$2"
-	expect_eq "$1/$2: client_to_server" "$(field client_to_server <$C)" "$3"
-	expect_eq "$1/$2: server_to_client" "$(field server_to_client <$C)" "$4"
+	expect_eq "$1/$2: connections nfsd holds" "$(conns_live)" 1
+	expect_eq "$1/$2: connections nfsd accepted for the mount" \
+		"$(grep -c 'svcrdma_cm_accept:' $T/trace)" 1
+	expect_tp "$1/$2: nfsd" "$(grep -m1 'svcrdma_cm_accept:' $T/trace)" \
+		server_recv="$1" client_recv="$2" c2s="$3" s2c="$4"
 	run dd if=/dev/urandom of=/tmp/sz bs=1k count=1500 2>/dev/null
 	run cp /tmp/sz /mnt/sz/sz
 	run mkdir /mnt/sz/d
@@ -78,10 +79,11 @@ sizes() {
 	expect_eq "$1/$2: checksum" "$(md5sum </mnt/sz/sz)" "$(md5sum </tmp/sz)"
 	n=$(ls /mnt/sz/d | wc -l)
 	expect_eq "$1/$2: entries" "$n" 100
-	expect_eq "$1/$2: replies_too_large" "$(field replies_too_large <$C)" 0
+	expect_eq "$1/$2: Replies too large for the client" \
+		"$(grep -c 'svcrdma_reply_too_large:' $T/trace)" 0
 	run rm -r /mnt/sz/sz /mnt/sz/d
 	run umount /mnt/sz
-	wait_for "nfsd to drop the connection" 20 sh -c "! grep -q '^peer: ' $C"
+	wait_conns 0 20 "$1/$2: after the unmount"
 }
 
 sizes 1024   4096   1024   1024

@@ -7,19 +7,19 @@
 #     Format Identifier planted at a random offset;
 #  2. E2E_STORM connects with a valid message whose sizes change each
 #     time, each accept checked;
-# then nfsd must still serve a mount with verified data, its connections
-# file must hold no stale entry, and the kmalloc-4k slab (where the
-# 4 KiB receive buffers live, 75 per connection) must be back to within
-# 40 objects of where it started: one leaked connection is more.
-C=/sys/kernel/debug/sunrpc/svc_rdma/connections
+# then nfsd must have accepted every one and freed every one (no stale
+# connection: sunrpc:svc_xprt_accept and svc_xprt_free, lib.sh's
+# conns_live), still serve a mount with verified data, and the
+# kmalloc-4k slab (where the 4 KiB receive buffers live, 75 per
+# connection) must be back to within 40 objects of where it started:
+# one leaked connection is more.
 N=${E2E_STORM:-200}
 local_nfsd
-grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
 echo 4096 >/proc/sys/sunrpc/svc_rdma/max_req_size
 
 slab4k() { awk '$1 == "kmalloc-4k" { print $2 }' /proc/slabinfo; }
 settle() {
-	wait_for "nfsd to drop every connection" 300 sh -c "! grep -q '^peer: ' $C"
+	wait_conns 0 300 "$1"
 	sleep 1
 	echo 3 >/proc/sys/vm/drop_caches
 }
@@ -27,7 +27,8 @@ settle() {
 # hexbytes N: N random octets, as hex
 hexbytes() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 
-settle
+settle "before the storm"
+accepted0=$(conns_accepted)
 base=$(slab4k)
 say "kmalloc-4k active objects before: $base"
 
@@ -64,7 +65,8 @@ while [ $i -lt "$N" ]; do
 done
 say "$N connects with changing sizes, all accepted with 4096/4096"
 
-settle
+settle "after the storm"
+expect_eq "connects nfsd accepted in the storm" $(($(conns_accepted) - accepted0)) $((2 * N))
 # nfsd frees a connection's Receive buffers after the connection has left
 # its list: a slow guest gets up to 60 s more to finish that
 i=0
@@ -74,7 +76,7 @@ while after=$(slab4k) && [ "$after" -gt $((base + 40)) ] && [ $i -lt 60 ]; do
 	i=$((i + 1))
 done
 say "kmalloc-4k active objects after: $after"
-expect_eq "stale connections" "$(grep -c '^peer: ' $C)" 0
+expect_eq "stale connections" "$(conns_live)" 0
 [ "$after" -le $((base + 40)) ] ||
 	fail "kmalloc-4k grew from $base to $after objects: a connection leaked"
 

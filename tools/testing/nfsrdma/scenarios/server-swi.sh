@@ -7,27 +7,34 @@
 # a Send With Invalidate carries a non-zero inv_rkey. The first case
 # runs at the defaults, so stock nfsd is judged by what it does there:
 # it advertises R clear, yet invalidates for a client that set R.
-# Ours is then also run with each end's R switched off, and its own
-# counters must agree with the decision: nfsd's connections file counts
-# Sends by kind, the client's rpcrdma_cm file the replies that arrived
-# invalidated.
-# After each unmount, the connection leaves nfsd's file.
-C=/sys/kernel/debug/sunrpc/svc_rdma/connections
+# Ours is then also run with each end's R switched off, and each end's
+# own record must agree with the decision: nfsd's svcrdma_cm_accept
+# and the client's xprtrdma_inline_thresh event, and the Replies the
+# client saw arrive invalidated (one xprtrdma_mr_reminv event each).
+# nfsd holds that one connection, sends no Reply too large, and frees
+# the connection after the unmount (sunrpc:svc_xprt_accept and
+# svc_xprt_free, lib.sh's conns_live).
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 T=/sys/kernel/tracing
 port=20080
 local_nfsd
-grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
-echo 1 >$T/events/rpcrdma/svcrdma_post_send/enable || fail "no svcrdma_post_send tracepoint"
+# Ours has more to show; stock's first case must fail for its Sends
+# alone, so only ours turns on the events stock lacks
+events="svcrdma_post_send"
+[ "$E2E_SERVER_RPCRDMA" = ours ] &&
+	events="$events svcrdma_cm_accept svcrdma_reply_too_large xprtrdma_inline_thresh xprtrdma_mr_reminv"
 # The next scenario starts from the defaults, even after a failure here
 trap 'umount /mnt/swi 2>/dev/null
-      echo 0 >$T/events/rpcrdma/svcrdma_post_send/enable
+      for e in $events; do echo 0 >$T/events/rpcrdma/$e/enable; done
       echo 1 >$S/remote_invalidate; echo 1 >$R/rdma_remote_invalidate' EXIT
+for e in $events; do
+	echo 1 >$T/events/rpcrdma/$e/enable || fail "no $e tracepoint"
+done
 
 # swi NAME [SERVER-SWITCH CLIENT-SWITCH]: the sysctls (ours), then check
 swi() {
-	local f out ev s_r c_r want inv plain n_inv n_plain n_seen_inv
+	local out ev s_r c_r want w n_inv n_plain n_seen_inv
 	if [ $# = 3 ]; then
 		run sh -c "echo $2 >$S/remote_invalidate"
 		run sh -c "echo $3 >$R/rdma_remote_invalidate"
@@ -61,36 +68,30 @@ swi() {
 	fi
 
 	if [ "$E2E_SERVER_RPCRDMA" = ours ]; then
-		f=$(xprt_cm_file "$E2E_PORT") || fail "$1: no rpcrdma_cm file"
-		cat "$f" $C
-		expect_eq "$1: connections listed" "$(grep -c '^peer: ' $C)" 1
-		expect_eq "$1: server R" "$(field server_remote_inv <$C)" \
-			"$([ "$s_r" = true ] && echo yes || echo no)"
-		expect_eq "$1: client R seen by nfsd" "$(field client_remote_inv <$C)" \
-			"$([ "$c_r" = true ] && echo yes || echo no)"
-		expect_eq "$1: nfsd send_with_inv" "$(field send_with_inv <$C)" "$want"
-		expect_eq "$1: client send_with_inv" "$(field send_with_inv <"$f")" "$want"
-		# Each view must agree with the decision. The counts are not
-		# compared with each other or with the trace: on 7.3 an earlier
-		# mount's transport lingers and was seen adding a Send or a
-		# reply to one view and not the other.
-		inv=$(field sends_with_inv <$C)
-		n_seen_inv=$(field replies_with_inv <"$f")
-		plain=$(field sends_plain <$C)
-		expect_ge "$1: plain Sends counted" "$plain" 1
+		# R as 1 or 0, as the events print it
+		s_r=$([ "$s_r" = true ] && echo 1 || echo 0)
+		c_r=$([ "$c_r" = true ] && echo 1 || echo 0)
+		w=$([ "$want" = yes ] && echo 1 || echo 0)
+		expect_eq "$1: connections nfsd accepted for the mount" \
+			"$(grep -c 'svcrdma_cm_accept:' $T/trace)" 1
+		expect_tp "$1: nfsd" "$(grep -m1 'svcrdma_cm_accept:' $T/trace)" \
+			server_remote_inv=$s_r client_remote_inv=$c_r send_with_inv=$w
+		expect_tp "$1: client" "$(grep -m1 'xprtrdma_inline_thresh:' $T/trace)" \
+			client_remote_inv=$c_r server_remote_inv=$s_r send_with_inv=$w
+		n_seen_inv=$(grep -c 'xprtrdma_mr_reminv:' $T/trace)
 		if [ "$want" = yes ]; then
-			expect_ge "$1: Sends With Invalidate counted by nfsd" "$inv" 1
-			expect_ge "$1: replies the client saw invalidated" "$n_seen_inv" 1
+			expect_ge "$1: Replies the client saw invalidated" "$n_seen_inv" 1
 		else
-			expect_eq "$1: Sends With Invalidate counted by nfsd" "$inv" 0
-			expect_eq "$1: replies the client saw invalidated" "$n_seen_inv" 0
+			expect_eq "$1: Replies the client saw invalidated" "$n_seen_inv" 0
 		fi
-		expect_eq "$1: replies_too_large" "$(field replies_too_large <$C)" 0
+		expect_eq "$1: connections nfsd holds" "$(conns_live)" 1
+		expect_eq "$1: Replies too large for the client" \
+			"$(grep -c 'svcrdma_reply_too_large:' $T/trace)" 0
 	fi
 	run rm /mnt/swi/swi
 	run umount /mnt/swi
 	if [ "$E2E_SERVER_RPCRDMA" = ours ]; then
-		wait_for "nfsd to drop the connection from $C" 20 sh -c "! grep -q '^peer: ' $C"
+		wait_conns 0 20 "$1: after the unmount"
 	fi
 }
 

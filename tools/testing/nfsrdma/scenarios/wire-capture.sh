@@ -5,8 +5,9 @@
 # with qemu's filter-dump). In the client VM of a two-host run whose
 # server runs our module. Each connect gives one E2E-WIRE line of the
 # client's view, in order:
-#   E2E-WIRE client NAME key=value...  a kernel mount: its rpcrdma_cm file
-#   E2E-WIRE client NAME {json}        rpcrdma-cm probe's "established"
+#   E2E-WIRE client NAME <event>  a kernel mount: its
+#                                 xprtrdma_inline_thresh event
+#   E2E-WIRE client NAME {json}   rpcrdma-cm probe's "established"
 # and, at the end, one line per connect nfsd accepted, in order:
 #   E2E-WIRE server <svcrdma_cm_accept event>
 # The probes send crafted Private Data: an identifier at an odd offset,
@@ -21,8 +22,8 @@ expect_eq "the server's svcrdma_cm_accept events" "$(ctl accepts-on)" ok
 n=0
 # A kernel mount and its unmount
 mount_traced /mnt/wire
-f=$(xprt_cm_file "$E2E_PORT") || fail "no rpcrdma_cm file for the mount"
-echo "E2E-WIRE client mount $(tr -d ' ' <"$f" | tr ':' '=' | tr '\n' ' ')"
+[ -n "$THRESH_EVENT" ] || fail "no xprtrdma_inline_thresh event for the mount"
+echo "E2E-WIRE client mount $THRESH_EVENT"
 n=$((n + 1))
 run umount /mnt/wire
 
