@@ -366,9 +366,18 @@ conns_live() {
 	[ "$(cat $CONNS/events/sunrpc/svc_xprt_accept/enable 2>/dev/null)" = 1 ] &&
 		[ "$(cat $CONNS/events/sunrpc/svc_xprt_free/enable)" = 1 ] ||
 		{ echo "unknown: nfsd_start made no record of connections"; return 1; }
-	lost=$(cat $CONNS/per_cpu/cpu*/stats | awk '$1 == "overrun:" { n += $2 } END { print n + 0 }')
-	[ "$lost" = 0 ] || { echo "unknown: $lost events of the record were overwritten"; return 1; }
-	echo $(($(conns_accepted) - $(conns_freed)))
+	lost=$(cat $CONNS/per_cpu/cpu*/stats | awk '
+		$1 == "overrun:" || ($1 == "commit" && $2 == "overrun:") { n += $NF }
+		$1 == "dropped" && $2 == "events:" { n += $NF }
+		END { print n + 0 }')
+	[ "$lost" = 0 ] || { echo "unknown: $lost events of the record were overwritten or dropped"; return 1; }
+	# Accepts and frees counted in one read of the record, so that a
+	# connection that comes and goes meanwhile is counted both ways
+	awk -v port="$E2E_PORT" '
+		/svc_xprt_accept: / && $0 ~ "server=[^ ]*:" port " " && / protocol=rdma / { a++ }
+		/svc_xprt_free: / && $0 ~ "server=[^ ]*:" port " " &&
+			$0 ~ /flags=([A-Z_]+[|])*TEMP([| ]|$)/ { f++ }
+		END { print a - f }' $CONNS/trace
 }
 
 # wait_conns N SECONDS WHAT: wait until nfsd holds N connections

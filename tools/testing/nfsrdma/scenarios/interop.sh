@@ -86,7 +86,7 @@ if [ "$E2E_SERVER_RPCRDMA" = ours ]; then
 		client_status=valid client_send="$c_send" client_recv="$c_recv" \
 		client_remote_inv="$(r01 "$c_r")" server_send="$s_send" server_recv="$s_recv" \
 		server_remote_inv="$(r01 "$s_r")" c2s="$c2s" s2c="$s2c" send_with_inv="$(r01 "$swi")"
-	ctl too-large >/tmp/too-large
+	ctl too-large >/tmp/too-large || fail "ctl too-large: the server did not answer"
 	expect_eq "the server's Replies too large for this client" \
 		"$(grep -c 'svcrdma_reply_too_large:' /tmp/too-large)" 0
 else
