@@ -108,6 +108,18 @@ export_series() {
 	rm -rf "$DEST"
 	mapfile -t commits < <(tgit rev-list --reverse base..HEAD)
 	[ -n "$(postings)" ] || die "$SERIES has no '#posting NAME' line"
+	# The postings are counted in series lines: the tree must hold those
+	# patches, in that order, for them to name the right commits
+	i=0
+	while read -r p _; do
+		[ "$(tgit log -1 --format=%s "${commits[$i]}" 2>/dev/null)" = \
+			"$(tgit mailinfo /dev/null /dev/null <"$SERIES_DIR/$p" | sed -n 's/^Subject: //p')" ] ||
+			die "$TREE: commit $((i + 1)) is not $p; run 'make tree' (or 'make refresh') first"
+		i=$((i + 1))
+	done < <(series_lines)
+	[ "$i" = "${#commits[@]}" ] ||
+		die "$SERIES lists $i patches, $TREE has ${#commits[@]}"
+	i=0
 	while read -r name count; do
 		k=$((k + 1))
 		[ "$count" -gt 0 ] || die "$SERIES: posting '$name' is empty"
