@@ -311,12 +311,15 @@ tp_get() {
 # expect_tp WHAT EVENT KEY=VALUE...: expect_eq on each named value of
 # an event line (tp_get's names); the line itself is printed first
 expect_tp() {
-	local what=$1 ev=$2 kv
+	local what=$1 ev=$2 kv got
 	shift 2
 	echo "$ev"
 	[ -n "$ev" ] || fail "$what: no event"
 	for kv in "$@"; do
-		expect_eq "$what: ${kv%%=*}" "$(echo "$ev" | tp_get "${kv%%=*}")" "${kv#*=}"
+		# A field the line lacks is a failure, even against an empty
+		# expectation
+		got=$(echo "$ev" | tp_get "${kv%%=*}")
+		expect_eq "$what: ${kv%%=*}" "${got:-<no such field>}" "${kv#*=}"
 	done
 }
 

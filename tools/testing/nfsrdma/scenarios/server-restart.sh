@@ -89,6 +89,8 @@ while [ $k -le "$N" ]; do
 	wait_conns 1 30 "restart $k"
 	c=$(client_event) s=$(server_event)
 	for key in server_send server_recv client_send client_recv c2s s2c send_with_inv; do
+		[ -n "$(echo "$c" | tp_get $key)" ] ||
+			fail "restart $k: $key: the client's event has no such field"
 		[ "$(echo "$c" | tp_get $key)" = "$(echo "$s" | tp_get $key)" ] ||
 			fail "restart $k: $key: client $(echo "$c" | tp_get $key), nfsd $(echo "$s" | tp_get $key)"
 	done
