@@ -3,9 +3,12 @@
 #
 # Write the series commits of $TREE back into patches/$SERIES_BASE/:
 # each commit's message and its edits to upstream files. New files are
-# edited in the repository, not in the tree: the patch keeps only what
-# the tree's copy of a new file differs by from the repository's (a
-# backport's adjustment to its base), and refresh says so.
+# edited in the repository, not in the tree: the repository holds a new
+# file as the series leaves it, and the patch that adds it keeps only
+# what the tree's copy then differs by (what later patches add to it,
+# so that a helper arrives with its first user; or a backport's
+# adjustment to its base), and refresh says so. On mainline the tree's
+# last commit must hold the repository's copy.
 
 . "$(dirname "$0")/lib.sh"
 load_base
@@ -58,9 +61,10 @@ main() {
 			dst=${src#*=}
 			src=${src%%=*}
 			if ! tgit show "${commits[$i]}:$dst" | cmp -s - "$TOP/$src"; then
-				[ "$SERIES_BASE" != mainline ] ||
-					die "$dst differs between the tree and $src; edit new files in the repository"
-				log "$patch: keeps the $SERIES_BASE tree's difference to $src as a backport adjustment"
+				tgit show "HEAD:$dst" | cmp -s - "$TOP/$src" ||
+					[ "$SERIES_BASE" != mainline ] ||
+					die "$dst differs between the tree's last commit and $src; edit new files in the repository"
+				log "$patch: keeps the $SERIES_BASE tree's difference to $src (what later patches add to it, or a backport adjustment)"
 			fi
 		done
 		# shellcheck disable=SC2086 # entry is a list of words

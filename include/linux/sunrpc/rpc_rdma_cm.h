@@ -124,7 +124,6 @@ struct rpcrdma_cm_conn {
 };
 
 u32 rpcrdma_cm_size_clamp(u32 size);
-bool rpcrdma_cm_size_valid(u32 size);
 
 void rpcrdma_cm_encode(u8 *buf, const struct rpcrdma_cm_params *local);
 void rpcrdma_cm_decode(const void *data, size_t len,

@@ -44,21 +44,6 @@ u32 rpcrdma_cm_size_clamp(u32 size)
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_clamp);
 
-/**
- * rpcrdma_cm_size_valid - Can a Size field carry this size exactly?
- * @size: a buffer size, in octets
- *
- * Tunables that become Send or Receive Sizes use this to find values
- * that rpcrdma_cm_size_clamp() changes, so that they can say so.
- *
- * Return: %true if @size is a multiple of 1024 from 1024 to 262144.
- */
-bool rpcrdma_cm_size_valid(u32 size)
-{
-	return rpcrdma_cm_size_clamp(size) == size;
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_valid);
-
 /*
  * A Size field holds "kilo-octets minus one" (RFC 8797 Section 4.2).
  * Every size is clamped first, so every code is in 0..255 and none
@@ -80,8 +65,8 @@ static u32 rpcrdma_cm_size_decode(u8 code)
  * @local: the properties to advertise
  *
  * Sizes are clamped by rpcrdma_cm_size_clamp(); a caller that must
- * say when that changes a size checks with rpcrdma_cm_size_valid()
- * first. The Reserved bits are always zero (RFC 8797 Section 4). @buf
+ * say when that changes a size compares its result first. The
+ * Reserved bits are always zero (RFC 8797 Section 4). @buf
  * needs no particular alignment.
  */
 void rpcrdma_cm_encode(u8 *buf, const struct rpcrdma_cm_params *local)

@@ -100,8 +100,8 @@ static int cmd_encode(int argc, char **argv)
 	local_params("encode", &a, &local);
 
 	rpcrdma_cm_encode(msg, &local);
-	adjusted = !rpcrdma_cm_size_valid(local.send_size) ||
-		   !rpcrdma_cm_size_valid(local.recv_size);
+	adjusted = rpcrdma_cm_size_clamp(local.send_size) != local.send_size ||
+		   rpcrdma_cm_size_clamp(local.recv_size) != local.recv_size;
 	out_begin(&r);
 	/* The text is the message alone, spaced as the RFC draws it */
 	out_text(&r, NULL, "%02x%02x%02x%02x %02x %02x %02x %02x",
