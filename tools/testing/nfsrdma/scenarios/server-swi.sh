@@ -41,6 +41,8 @@ swi() {
 	fi
 	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") || fail "$1: probe exited with status $?"
 	s_r=$(echo "$out" | jget remote_inv)
+	# The probe's connection is gone before the mount's is counted
+	[ "$E2E_SERVER_RPCRDMA" != ours ] || wait_conns 0 20 "$1: after the probe"
 	port=$((port + 1))
 	ev=$(client_pdata $port)
 	c_r=$(echo "$ev" | jget remote_inv)
