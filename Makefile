@@ -14,6 +14,11 @@ export BASE_PKG_VERSION
 MAINLINE_PKG_VERSION := 7.3.4-1~bpo13+1
 export MAINLINE_PKG_VERSION
 
+# nfs-utils, for the mountstats patch of patches/nfs-utils: Debian's
+# source package of trixie (scripts/nfs-utils.sh)
+NFS_UTILS_PKG_VERSION := 1:2.8.3-1
+export NFS_UTILS_PKG_VERSION
+
 # The series that tree-wide targets (refresh, static) work on: mainline
 # (Linux 7.3, the primary) or 6.12 (its backport). See patches/README.md.
 SERIES_BASE ?= mainline
@@ -141,6 +146,10 @@ backport-check:
 tools-check: tools
 	@scripts/tools-check.sh
 
+## nfs-utils-mountstats: nfs-utils' mountstats with patches/nfs-utils applied, as build/nfs-utils/mountstats (apt-get source of trixie's nfs-utils)
+nfs-utils-mountstats:
+	@scripts/nfs-utils.sh
+
 ## wireshark: build the Wireshark plugin that decodes RFC 8797 CM Private Data (needs wireshark-dev)
 wireshark:
 	@$(MAKE) -s -C $(WIRESHARK_DIR)
@@ -165,12 +174,12 @@ wireshark-sample: modules tools
 
 ## e2e: NFS over soft-RoCE in qemu (RUNS="single-ours ..." to pick runs, KERNEL=7.3 to boot 7.3)
 KERNEL ?= $(or $(E2E_KERNEL),6.12)
-e2e: modules tools $(if $(filter 7.3,$(KERNEL)),modules-mainline)
+e2e: modules tools nfs-utils-mountstats $(if $(filter 7.3,$(KERNEL)),modules-mainline)
 	@E2E_KERNEL=$(KERNEL) scripts/e2e.sh $(RUNS)
 
 ## e2e-debug: the single-VM scenarios on the debug kernel (KASAN, DEBUG_SG, lockdep...); any splat fails (DEBUG_RUNS=quick: six of them)
 DEBUG_RUNS ?= full
-e2e-debug: modules tools debug-kernel
+e2e-debug: modules tools nfs-utils-mountstats debug-kernel
 	@E2E_KERNEL=7.3-debug E2E_SCENARIO_TIMEOUT=$${E2E_SCENARIO_TIMEOUT:-3600} \
 		E2E_RUNS_FILE=$(CURDIR)/tools/testing/nfsrdma/debug.runs scripts/e2e.sh debug-$(DEBUG_RUNS)
 
@@ -257,7 +266,7 @@ help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 .PHONY: all demo deps deps-mainline deps-test debug-kernel e2e-debug fresh-root tree tree-mainline tree-6.12 refresh \
-	modules modules-mainline tools kunit kunit-6.12 kunit-san kunit-x86_64 tools-check backport-check e2e e2e-interop bench fuzz static \
+	modules modules-mainline tools nfs-utils-mountstats kunit kunit-6.12 kunit-san kunit-x86_64 tools-check backport-check e2e e2e-interop bench fuzz static \
 	wireshark install-wireshark uninstall-wireshark wireshark-check wireshark-sample \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
 	deps-arm64 modules-arm64 tools-arm64 e2e-arm64 kunit-arm64 modules-siw e2e-siw \

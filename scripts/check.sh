@@ -33,7 +33,7 @@ took() { echo "$1 $((SECONDS - $2))" >>"$LOGDIR/times"; }
 # schedule"). A step over its budget is named in a "#" line of the
 # summary and never fails for it: only a hang guard (scripts/README.md)
 # ends a step for time. make check-full has no budgets.
-BUDGETS="deps:600 deps-mainline:300 tree:300 deps-test:120 stall-timeout-test:180
+BUDGETS="deps:600 deps-mainline:300 nfs-utils:60 tree:300 deps-test:120 stall-timeout-test:180
 	modules:240 vermagic:30 modules-mainline:240 vermagic-mainline:30
 	backport-check:60 tools-check:120 wireshark-check:120
 	e2e:1080 e2e-stock:120 install:60 dkms:240 bench-quick:240
@@ -409,6 +409,13 @@ main() {
 	step deps-mainline make -s -C "$TOP" deps-mainline ||
 		{ fail deps-mainline "see $LOGDIR/deps-mainline.log"; summary; }
 	pass deps-mainline
+	# nfs-utils' mountstats with patches/nfs-utils, which the
+	# mountstats-tool scenario of both e2e lanes runs in its VM
+	if step nfs-utils make -s -C "$TOP" nfs-utils-mountstats; then
+		pass nfs-utils
+	else
+		fail nfs-utils "see $LOGDIR/nfs-utils.log"
+	fi
 	# Every way deps can stop, with stand-ins for apt and dpkg. It
 	# needs no tree, so it runs beside the unpacking of the two trees,
 	# which keeps one core busy (xz, then git hashing every file).

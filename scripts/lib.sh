@@ -132,7 +132,8 @@ fail() {
 
 # private_apt_setup DIR SUITE...: a private apt state in DIR whose only
 # sources are Debian's SUITEs (main), signed by the archive keyring; the
-# host's apt.conf.d (proxies, validity checks) still applies. Then
+# host's apt.conf.d (proxies, validity checks) still applies. Binary
+# packages, or source packages with PRIVATE_APT_TYPES=deb-src. Then
 # private_apt DIR apt-get|apt-cache ARGS... runs apt against it,
 # installing nothing on the host; with PRIVATE_APT_ARCH (arm64) set,
 # for that architecture alone.
@@ -143,7 +144,7 @@ private_apt_setup() {
 		die "no $keyring: install debian-archive-keyring (it carries trixie's and sid's keys)"
 	mkdir -p "$dir/sources.list.d" "$dir/lists/partial" "$dir/cache/archives/partial"
 	cat >"$dir/sources.list.d/$1.sources" <<EOF
-Types: deb
+Types: ${PRIVATE_APT_TYPES:-deb}
 URIs: http://deb.debian.org/debian
 Suites: $*
 Components: main
@@ -217,8 +218,9 @@ ktap_finish() {
 # kernel the VMs can boot, its release, the root its modules are under
 # and our rpcrdma.ko for it (6.12: the installed Debian kernel and the
 # 6.12 series; 7.3: the image mainline-deps.sh unpacked and the mainline
-# series), rpcrdma-cm, and the work directory OUTDIR. E2E_KERNEL (6.12
-# or 7.3, default 6.12) is what a run boots unless it names a kernel.
+# series), rpcrdma-cm, the patched mountstats (build/nfs-utils) and the
+# work directory OUTDIR. E2E_KERNEL (6.12 or 7.3, default 6.12) is what
+# a run boots unless it names a kernel.
 harness_env() {
 	SERIES_BASE=6.12 load_base
 	export E2E_KERNEL=${E2E_KERNEL:-6.12}
@@ -264,6 +266,8 @@ harness_env() {
 	export SIW_KO_6_12=$BUILD/siw-6.12/siw.ko SIW_KO_7_3=$BUILD/siw-7.3/siw.ko
 	export RPCRDMA_CM=$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm
 	export RPCRDMA_CALL=$TOP/tools/testing/rpcrdma-call/rpcrdma-call
+	# nfs-utils' mountstats with patches/nfs-utils (make nfs-utils-mountstats)
+	export NFS_UTILS_BUILD=$BUILD/nfs-utils
 	export E2E_OUT=$1
 	[ -x "$RPCRDMA_CM" ] || die "no $RPCRDMA_CM: run 'make tools'"
 	[ -x "$RPCRDMA_CALL" ] || die "no $RPCRDMA_CALL: run 'make tools'"

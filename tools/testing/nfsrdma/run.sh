@@ -38,6 +38,9 @@
 #   E2E_KERNEL      the kernel of runs that name none (default 6.12)
 #   E2E_CAPTURE     0: do not record two-host links (the bench's runs)
 #   E2E_KEEP_CAPTURE  1: keep the capture of a run that passed too
+#   NFS_UTILS_BUILD  where make nfs-utils-mountstats left mountstats
+#                   (build/nfs-utils), for the runs with a scenario that
+#                   needs python3
 #   KVER_<K>, MODROOT_<K>, RPCRDMA_OURS_<K>  for each kernel K (6_12,
 #                   7_3, 6_12_arm64...): its release, the root of its
 #                   lib/modules, our rpcrdma.ko for it; RPCRDMA_CM,
@@ -62,6 +65,7 @@ CAPTURE=${E2E_CAPTURE:-1}
 CAPTURE_SNAPLEN=512
 TOP=$(cd "$HERE/../../.." && pwd)
 WIRESHARK_PLUGIN_DIR=$TOP/tools/net/sunrpc/wireshark
+NFS_UTILS_BUILD=${NFS_UTILS_BUILD:-$TOP/build/nfs-utils}
 PASSED=0
 FAILED=0
 RUN_N=0
@@ -185,38 +189,73 @@ fio_layer() {
 	echo "$out"
 }
 
-# needs_fio "SCENARIO...": whether one of them says "# e2e-needs: fio"
-needs_fio() {
+# python_layer: an archive of the host's python3, the part of its
+# library that mountstats loads, and three mountstats: /usr/sbin/mountstats
+# with patches/nfs-utils (make nfs-utils-mountstats), mountstats-stock,
+# the same nfs-utils without them, and mountstats-bookworm, the one of
+# the nfs-common .deb the base archive took its nfs-utils from
+# (python-layer.sh); cached by their hashes. Call it after
+# base_initramfs, which fetches that .deb.
+python_layer() {
+	local ms=$NFS_UTILS_BUILD deb key out stage
+	[ -s "$ms/mountstats" ] && [ -s "$ms/mountstats.orig" ] ||
+		die "no $ms/mountstats: make nfs-utils-mountstats"
+	deb=$(compgen -G "$OUTDIR/debs/nfs-common_*.deb" | head -n 1) ||
+		die "no nfs-common .deb in $OUTDIR/debs"
+	key=$(sha256sum "$HERE/python-layer.sh" "$(readlink -f /usr/bin/python3)" \
+		"$ms/mountstats" "$ms/mountstats.orig" "$deb" | sha256sum | cut -c1-16)
+	out=$OUTDIR/python3-$key.cpio
+	if [ ! -s "$out" ]; then
+		rm -f "$OUTDIR"/python3-*.cpio
+		stage=$(mktemp -d)
+		dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/sbin/mountstats >"$stage/mountstats-bookworm" ||
+			{ rm -rf "$stage"; die "no /usr/sbin/mountstats in $deb"; }
+		"$HERE/python-layer.sh" "$out" mountstats="$ms/mountstats" \
+			mountstats-stock="$ms/mountstats.orig" \
+			mountstats-bookworm="$stage/mountstats-bookworm" ||
+			{ rm -rf "$stage"; die "python-layer.sh failed"; }
+		rm -rf "$stage"
+	fi
+	echo "$out"
+}
+
+# needs WHAT "SCENARIO...": whether one of them says "# e2e-needs: WHAT"
+# (fio, python3)
+needs() {
 	local s
-	for s in $1; do
-		grep -qx '# e2e-needs: fio' "$HERE/scenarios/$s.sh" 2>/dev/null && return 0
+	for s in $2; do
+		grep -qx "# e2e-needs: $1" "$HERE/scenarios/$s.sh" 2>/dev/null && return 0
 	done
 	return 1
 }
 
 # boot_initramfs K SCENARIOS: sets BOOT_CPIO, what a VM of kernel K
-# boots to run SCENARIOS: $OUTDIR/boot-K.cpio, or boot-K-fio.cpio with
-# fio in it when a scenario needs it
+# boots to run SCENARIOS: $OUTDIR/boot-K.cpio, or boot-K-fio.cpio,
+# boot-K-python3.cpio, boot-K-fio-python3.cpio with fio and python3 in
+# it when a scenario needs them (each layer only where needed: a boot
+# unpacks all it is given)
 boot_initramfs() {
-	local base fio=
-	BOOT_CPIO=$OUTDIR/boot-$1.cpio
-	if needs_fio "$2"; then
-		# (the harness takes fio from the host: no arm64 one)
-		[[ "$1" != *-arm64* ]] || die "kernel $1: a scenario of '$2' needs fio, which arm64 guests lack"
-		BOOT_CPIO=$OUTDIR/boot-$1-fio.cpio
-		fio=$(fio_layer)
-	fi
+	local base what suffix='' layers=()
+	for what in fio python3; do
+		needs "$what" "$2" || continue
+		# (the harness takes them from the host: no arm64 ones)
+		[[ "$1" != *-arm64* ]] || die "kernel $1: a scenario of '$2' needs $what, which arm64 guests lack"
+		suffix=$suffix-$what
+	done
+	BOOT_CPIO=$OUTDIR/boot-$1$suffix.cpio
 	[ -s "$BOOT_CPIO" ] && return 0
 	base=$(base_initramfs "$1")
+	[[ "$suffix" != *-fio* ]] || layers+=("$(fio_layer)")
+	[[ "$suffix" != *-python3* ]] || layers+=("$(python_layer)")
 	# The kernel unpacks concatenated archives in order
-	cat "$base" ${fio:+"$fio"} "$OUTDIR/guest.cpio" >"$BOOT_CPIO"
+	cat "$base" "${layers[@]}" "$OUTDIR/guest.cpio" >"$BOOT_CPIO"
 }
 
 # --- VMs ---
 
 # start_vm KERNEL LOG SMP MEM APPEND SCENARIOS [QEMU ARGS...]: qemu
-# booting KERNEL (6.12, 7.3) in the background, with fio in its
-# initramfs if one of SCENARIOS needs it; its pid in VM_PID. Keep SMP at 1: with
+# booting KERNEL (6.12, 7.3) in the background, with fio or python3 in
+# its initramfs if one of SCENARIOS needs it; its pid in VM_PID. Keep SMP at 1: with
 # two vCPUs under multi-threaded TCG, a boot was seen to die on an int3
 # left by kernel text patching.
 #

@@ -278,15 +278,15 @@ client_pdata() {
 		fail "rpcrdma-cm listen saw no connect request from the kernel client"
 }
 
-# mount_traced MOUNTPOINT: nfs_mount 4.1 with the xprtrdma_inline_thresh
-# tracepoint on; the first event it recorded (the mount's negotiation)
-# in $THRESH_EVENT
+# mount_traced MOUNTPOINT [VERS]: nfs_mount VERS (default 4.1) with the
+# xprtrdma_inline_thresh tracepoint on; the first event it recorded (the
+# mount's negotiation) in $THRESH_EVENT
 mount_traced() {
 	local t=/sys/kernel/tracing
 	echo 1 >$t/events/rpcrdma/xprtrdma_inline_thresh/enable ||
 		fail "no xprtrdma_inline_thresh tracepoint"
 	echo >$t/trace
-	nfs_mount 4.1 "$1"
+	nfs_mount "${2:-4.1}" "$1"
 	THRESH_EVENT=$(grep -m1 xprtrdma_inline_thresh $t/trace)
 	echo "$THRESH_EVENT"
 }
