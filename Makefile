@@ -77,6 +77,11 @@ refresh:
 modules: tree-6.12
 	@SERIES_BASE=6.12 TEST_MODULES=1 scripts/module.sh HEAD $(BUILD)/module
 
+## modules-fixes: the 6.12 rpcrdma.ko with the stable fixes posting alone (build/module-fixes, for fixes.runs)
+modules-fixes: tree-6.12
+	@SERIES_BASE=6.12 scripts/module.sh \
+		"$$(SERIES_BASE=6.12 scripts/posting-commit.sh fixes)" $(BUILD)/module-fixes
+
 ## modules-mainline: build the mainline rpcrdma.ko against Debian's 7.3 headers (trixie root)
 modules-mainline: tree-mainline
 	@SERIES_BASE=mainline TEST_MODULES=1 scripts/module.sh HEAD $(BUILD)/module-mainline
@@ -177,6 +182,10 @@ KERNEL ?= $(or $(E2E_KERNEL),6.12)
 e2e: modules tools nfs-utils-mountstats $(if $(filter 7.3,$(KERNEL)),modules-mainline)
 	@E2E_KERNEL=$(KERNEL) scripts/e2e.sh $(RUNS)
 
+## e2e-fixes: fixes.runs: Debian's 6.12 with the stable fixes posting alone, the scenarios those fixes answer
+e2e-fixes: modules modules-fixes tools
+	@E2E_RUNS_FILE=$(CURDIR)/tools/testing/nfsrdma/fixes.runs scripts/e2e.sh
+
 ## e2e-debug: the single-VM scenarios on the debug kernel (KASAN, DEBUG_SG, lockdep...); any splat fails (DEBUG_RUNS=quick: six of them)
 DEBUG_RUNS ?= full
 e2e-debug: modules tools nfs-utils-mountstats debug-kernel
@@ -266,7 +275,7 @@ help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 .PHONY: all demo deps deps-mainline deps-test debug-kernel e2e-debug fresh-root tree tree-mainline tree-6.12 refresh \
-	modules modules-mainline tools nfs-utils-mountstats kunit kunit-6.12 kunit-san kunit-x86_64 tools-check backport-check e2e e2e-interop bench fuzz static \
+	modules modules-mainline modules-fixes tools nfs-utils-mountstats kunit kunit-6.12 kunit-san kunit-x86_64 tools-check backport-check e2e e2e-fixes e2e-interop bench fuzz static \
 	wireshark install-wireshark uninstall-wireshark wireshark-check wireshark-sample \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
 	deps-arm64 modules-arm64 tools-arm64 e2e-arm64 kunit-arm64 modules-siw e2e-siw \

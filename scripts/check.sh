@@ -34,9 +34,9 @@ took() { echo "$1 $((SECONDS - $2))" >>"$LOGDIR/times"; }
 # summary and never fails for it: only a hang guard (scripts/README.md)
 # ends a step for time. make check-full has no budgets.
 BUDGETS="deps:600 deps-mainline:300 nfs-utils:60 tree:300 deps-test:120 stall-timeout-test:180
-	modules:240 vermagic:30 modules-mainline:240 vermagic-mainline:30
+	modules:240 vermagic:30 modules-fixes:120 modules-mainline:240 vermagic-mainline:30
 	backport-check:60 tools-check:120 wireshark-check:120
-	e2e:1080 e2e-stock:120 install:60 dkms:240 bench-quick:240
+	e2e:1080 e2e-stock:120 e2e-fixes:240 install:60 dkms:240 bench-quick:240
 	e2e-interop:480 fuzz-smoke:120 patchset-6.12:1500
 	e2e-7.3:1080 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:900 patchset:1500
 	modules-arm64:300 e2e-arm64:480 modules-siw:120 e2e-siw:720 kunit:2700"
@@ -247,7 +247,7 @@ quietly() {
 # (a lane that never reached the step left no status: 255)
 rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo 255; }
 
-LANE_STEPS="e2e e2e-stock install dkms bench-quick e2e-interop e2e-arm64
+LANE_STEPS="e2e e2e-stock e2e-fixes install dkms bench-quick e2e-interop e2e-arm64
 	    e2e-7.3 e2e-stock-7.3 dkms-7.3 e2e-siw fuzz-smoke fresh-root"
 
 # An interrupt: stop both lanes (TERM to their process groups), let
@@ -265,7 +265,8 @@ stop_lanes() {
 
 # Two lanes of about equal length (about 15 minutes each here), each
 # followed by the check of one series.
-# The first: 6.12's scenarios and stock failures, make install and DKMS
+# The first: 6.12's scenarios and stock failures, the stable fixes
+# alone (fixes.runs), make install and DKMS
 # (each undone again), the benchmark's plumbing (never its speed), the
 # runs of two hosts of different kernels, the arm64 runs and a short
 # fixed-seed fuzz run (the long ones are make fuzz); then the 6.12
@@ -273,6 +274,7 @@ stop_lanes() {
 lane_one() {
 	quietly e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh"
 	quietly e2e-stock check_stock_fails 6.12
+	quietly e2e-fixes env E2E_RUNS_FILE="$TOP/tools/testing/nfsrdma/fixes.runs" "$TOP/scripts/e2e.sh"
 	quietly install "$TOP/scripts/install.sh" check
 	quietly dkms "$TOP/scripts/dkms.sh" check
 	quietly bench-quick "$TOP/scripts/bench.sh" --quick
@@ -441,6 +443,12 @@ main() {
 	else
 		fail modules "see $LOGDIR/modules.log and vermagic.log"
 	fi
+	# The stable fixes posting alone, for fixes.runs
+	if step modules-fixes make -s -C "$TOP" modules-fixes; then
+		pass modules-fixes
+	else
+		fail modules-fixes "see $LOGDIR/modules-fixes.log"
+	fi
 	if step modules-mainline make -s -C "$TOP" modules-mainline &&
 	   step vermagic-mainline check_vermagic mainline; then
 		pass modules-mainline
@@ -508,7 +516,7 @@ main() {
 	fi
 	show_lanes $LANE_STEPS
 	# A script that died after its last case still counts as failed
-	for name in e2e e2e-stock install dkms bench-quick e2e-interop e2e-arm64 fuzz-smoke \
+	for name in e2e e2e-stock e2e-fixes install dkms bench-quick e2e-interop e2e-arm64 fuzz-smoke \
 		    e2e-7.3 e2e-stock-7.3 dkms-7.3 e2e-siw fresh-root; do
 		count_ktap "$name" "" "$(rc_of "$name")"
 	done

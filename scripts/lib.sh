@@ -225,10 +225,13 @@ harness_env() {
 	SERIES_BASE=6.12 load_base
 	export E2E_KERNEL=${E2E_KERNEL:-6.12}
 	case $E2E_KERNEL in
-	6.12|7.3|7.3-debug|6.12-arm64|7.3-arm64|6.12-arm64-16k|7.3-arm64-16k) ;;
-	*) die "E2E_KERNEL=$E2E_KERNEL: use 6.12, 7.3, 7.3-debug, or 6.12 or 7.3 with -arm64 or -arm64-16k" ;;
+	6.12|6.12-fixes|7.3|7.3-debug|6.12-arm64|7.3-arm64|6.12-arm64-16k|7.3-arm64-16k) ;;
+	*) die "E2E_KERNEL=$E2E_KERNEL: use 6.12, 6.12-fixes, 7.3, 7.3-debug, or 6.12 or 7.3 with -arm64 or -arm64-16k" ;;
 	esac
 	export KVER_6_12=$KVER MODROOT_6_12=/ RPCRDMA_OURS_6_12=$BUILD/module/rpcrdma.ko
+	# 6.12 with the stable fixes posting alone (make modules-fixes)
+	export KVER_6_12_fixes=$KVER MODROOT_6_12_fixes=/
+	export RPCRDMA_OURS_6_12_fixes=$BUILD/module-fixes/rpcrdma.ko
 	if [ -r "$MAINLINE_ENV" ]; then
 		# shellcheck source=/dev/null
 		. "$MAINLINE_ENV"

@@ -90,6 +90,7 @@ builder_of() {
 	case "$1" in
 	7.3) echo "make modules-mainline" ;;
 	7.3-debug) echo "make debug-kernel" ;;
+	6.12-fixes) echo "make modules-fixes" ;;
 	*-arm64*) echo "make modules-arm64" ;;
 	*) echo "make modules" ;;
 	esac
@@ -97,18 +98,19 @@ builder_of() {
 
 # kernel_vars K: K_VER, K_ROOT, K_OURS, K_IMAGE, K_ARCH, K_CM and
 # K_CALL of kernel K (6.12, 7.3, 7.3-debug: the debug kernel of
-# scripts/debug-kernel.sh, whose own rpcrdma.ko has the series; or
-# 6.12-arm64, 7.3-arm64)
+# scripts/debug-kernel.sh, whose own rpcrdma.ko has the series;
+# 6.12-fixes: 6.12, whose "ours" is the 6.12 series' stable fixes
+# alone; or 6.12-arm64, 7.3-arm64)
 kernel_vars() {
 	local v=${1//[.-]/_} n
 	case "$1" in
-	6.12|7.3|7.3-debug)
+	6.12|6.12-fixes|7.3|7.3-debug)
 		K_ARCH=amd64 K_CM=$RPCRDMA_CM K_CALL=$RPCRDMA_CALL ;;
 	6.12-arm64|7.3-arm64|6.12-arm64-16k|7.3-arm64-16k)
 		K_ARCH=arm64 K_CM=${RPCRDMA_CM_arm64:-} K_CALL=${RPCRDMA_CALL_arm64:-}
 		[ -n "${ARM64_SYSROOT:-}" ] && [ -x "$K_CM" ] && [ -x "$K_CALL" ] ||
 			die "kernel $1: no arm64 user space or tools (make deps-arm64 tools-arm64)" ;;
-	*) die "unknown kernel '$1': use 6.12, 7.3, 7.3-debug, or 6.12 or 7.3 with -arm64 or -arm64-16k" ;;
+	*) die "unknown kernel '$1': use 6.12, 6.12-fixes, 7.3, 7.3-debug, or 6.12 or 7.3 with -arm64 or -arm64-16k" ;;
 	esac
 	n=KVER_$v; K_VER=${!n:-}
 	n=MODROOT_$v; K_ROOT=${!n:-}
