@@ -115,7 +115,8 @@ struct rpcrdma_cm_negotiated {
  * @peer: what the other end sent, decoded
  * @negotiated: what is in force on the connection
  *
- * The client and the server each keep one per connection.
+ * The server keeps one per connection; the client keeps its latest
+ * connection's on the transport.
  */
 struct rpcrdma_cm_conn {
 	struct rpcrdma_cm_params	local;
