@@ -55,7 +55,7 @@ export_paths() {
 }
 
 main() {
-	local headers src ko
+	local headers src ko changes
 	tgit rev-parse -q --verify "$COMMIT^{commit}" >/dev/null ||
 		die "no commit '$COMMIT' in $TREE"
 	mkdir -p "$OUTDIR"
@@ -69,9 +69,16 @@ main() {
 	else
 		mkdir -p "$OUTDIR/include.new/include"
 	fi
-	# Keep the mtimes of headers that did not change
+	# Keep the mtimes of headers that did not change. A header this
+	# commit no longer changes falls back to the installed one, older
+	# than every object: kbuild would keep objects built against the
+	# removed copy, so they all go.
 	mkdir -p "$OUTDIR/include"
-	rsync -rc --delete "$OUTDIR/include.new/include/" "$OUTDIR/include/"
+	changes=$(rsync -rc --delete --itemize-changes \
+		"$OUTDIR/include.new/include/" "$OUTDIR/include/")
+	case "$changes" in
+	*'*deleting'*) find "$src" \( -name '*.o' -o -name '*.ko' \) -delete ;;
+	esac
 	rm -rf "$OUTDIR/include.new"
 
 	kbuild src/net/sunrpc/xprtrdma "$@"
