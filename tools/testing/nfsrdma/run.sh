@@ -10,8 +10,9 @@
 # run, whose cases are its scenarios (each with its checks nested, as the
 # guest reported them), "kernel-log" (no kernel splat in the VMs'
 # consoles) and, for a run with wire-capture, "wire-dissector"; a failed
-# case's reason is on its "not ok" line. The last line is "# e2e: N
-# passed, N failed", counting cases.
+# case's reason is on its "not ok" line; a scenario that lacks what it
+# needs in a run says so with "ok N NAME # SKIP WHY". The last line is
+# "# e2e: N passed, N skipped, N failed", counting cases.
 #
 # A run's TOPOLOGY is "single" (one VM, both ends) or "two-host" (two
 # VMs on a socket link), over soft-RoCE; "single/siw" and "two-host/siw"
@@ -67,6 +68,7 @@ TOP=$(cd "$HERE/../../.." && pwd)
 WIRESHARK_PLUGIN_DIR=$TOP/tools/net/sunrpc/wireshark
 NFS_UTILS_BUILD=${NFS_UTILS_BUILD:-$TOP/build/nfs-utils}
 PASSED=0
+SKIPPED=0
 FAILED=0
 RUN_N=0
 
@@ -406,6 +408,11 @@ case_ok() {
 	PASSED=$((PASSED + 1))
 	echo "  ok $CASE_N $1"
 }
+case_skip() {
+	CASE_N=$((CASE_N + 1))
+	SKIPPED=$((SKIPPED + 1))
+	echo "  ok $CASE_N $1 # SKIP $(printf %s "$2" | tr '\n' ' ')"
+}
 case_not_ok() {
 	CASE_N=$((CASE_N + 1))
 	FAILED=$((FAILED + 1))
@@ -453,6 +460,8 @@ report() {
 		guest_checks "$logf" "$s"
 		line=$(tr -d '\r' <"$logf" | grep -m1 -E "^(not )?ok [0-9]+ $s( #|\$)" || true)
 		case "$line" in
+		"ok "*" # SKIP"*)
+			case_skip "$s" "${line#* # SKIP }" ;;
 		"ok "*)
 			case_ok "$s" ;;
 		"not ok "*)
@@ -645,7 +654,7 @@ main() {
 		run_times "$name" $((SECONDS - t0))
 	done <"${E2E_RUNS_FILE:-$HERE/runs}"
 	[ "$found" -gt 0 ] || die "no runs in ${E2E_RUNS_FILE:-$HERE/runs}"
-	echo "# e2e: $PASSED passed, $FAILED failed"
+	echo "# e2e: $PASSED passed, $SKIPPED skipped, $FAILED failed"
 	[ "$FAILED" = 0 ]
 }
 

@@ -26,6 +26,11 @@
 #              order N or more from then on; prints its dmesg line
 #   unfragment unload it
 #   log        the kernel's svcrdma and nfsrdma_fragment messages
+#   restore    after each of the client's scenarios: unload
+#              nfsrdma_fragment.ko and put back the sunrpc sysctls and
+#              enabled trace events as the server had them when nfsd
+#              first started (guest/lib.sh state_restore; what differed
+#              goes to the server's console); prints "ok"
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 . /e2e/lib.sh
 S=/proc/sys/sunrpc/svc_rdma
@@ -74,6 +79,10 @@ unfragment)
 	rmmod nfsrdma_fragment && echo ok ;;
 log)
 	dmesg | grep -E 'svcrdma:|nfsrdma_fragment:' ;;
+restore)
+	rmmod nfsrdma_fragment 2>/dev/null
+	state_restore >/dev/console 2>&1
+	echo ok ;;
 *)
 	echo "unknown request" ;;
 esac

@@ -30,6 +30,23 @@ check_line() {
 # pass WHAT: a check that passed, where the scenario decided so itself
 pass() { check_line ok "$1"; }
 
+# skip WHY: end the scenario here, skipped: this run lacks something it
+# needs (a module, a role, a tool). guest/init reports it as KTAP's
+# "ok N NAME # SKIP WHY"; checks made before it stay as they were.
+SKIP_FILE=/tmp/e2e-skip
+skip() {
+	echo "$*" >"$SKIP_FILE"
+	echo "E2E-SKIP: $*"
+	exit 0
+}
+
+# require WHAT CMD...: skip the scenario unless CMD succeeds
+require() {
+	local what=$1
+	shift
+	"$@" >/dev/null 2>&1 || skip "needs $what"
+}
+
 # fail REASON: end the scenario (it runs in a subshell) with a reason
 fail() {
 	[ -s "$REASON_FILE" ] || echo "$*" >"$REASON_FILE"
@@ -441,4 +458,46 @@ expect_reply() {
 	[ "$ev" = reply ] ||
 		fail "$1: $3: expected a reply, got ${ev:-nothing}${ANSWER:+ ($(echo "$ANSWER" | jget wc_status)$(echo "$ANSWER" | jget detail))}"
 	expect_eq "$1: $3: well_formed" "$(echo "$ANSWER" | jget well_formed)" true
+}
+
+# The state a scenario may change, which the runner takes before each
+# scenario and puts back after it, pass or fail (guest/init; on a
+# two-host run's server VM, ctl.cgi's "restore"): the value of every
+# file under /proc/sys/sunrpc and the trace events enabled at the top
+# level of tracefs (instances such as nfsd's connection record are
+# their own). Scenarios need not restore either themselves.
+STATE_DIR=/tmp/e2e-state
+TRACEFS=/sys/kernel/tracing
+state_save() {
+	local f
+	rm -rf $STATE_DIR
+	mkdir -p $STATE_DIR/sysctl
+	for f in $(find /proc/sys/sunrpc -type f 2>/dev/null); do
+		cat "$f" >"$STATE_DIR/sysctl/$(echo "${f#/proc/sys/}" | tr / .)" 2>/dev/null
+	done
+	cat $TRACEFS/set_event >$STATE_DIR/events 2>/dev/null
+	cat $TRACEFS/tracing_on >$STATE_DIR/tracing_on 2>/dev/null
+}
+
+# state_restore: put back what state_save saw, saying what differed
+# (a sysctl gone with its module stays gone)
+state_restore() {
+	local f p e
+	[ -d $STATE_DIR/sysctl ] || return 0
+	for f in $STATE_DIR/sysctl/*; do
+		p=/proc/sys/$(basename "$f" | tr . /)
+		[ -f "$p" ] && ! cmp -s "$f" "$p" || continue
+		say "restoring sysctl ${p#/proc/sys/} to $(tr '\n' ' ' <"$f")(was $(tr '\n' ' ' <"$p"))"
+		cat "$f" >"$p" 2>/dev/null || say "sysctl ${p#/proc/sys/} refused its old value"
+	done
+	if [ -f $STATE_DIR/events ] && ! cmp -s $STATE_DIR/events $TRACEFS/set_event; then
+		say "restoring the enabled trace events"
+		echo >$TRACEFS/set_event
+		while read -r e; do
+			echo "$e" >>$TRACEFS/set_event
+		done <$STATE_DIR/events
+	fi
+	if [ -f $STATE_DIR/tracing_on ] && ! cmp -s $STATE_DIR/tracing_on $TRACEFS/tracing_on; then
+		cat $STATE_DIR/tracing_on >$TRACEFS/tracing_on
+	fi
 }

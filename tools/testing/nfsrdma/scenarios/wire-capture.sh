@@ -15,8 +15,8 @@
 # that the CM pads with zeroes, an identifier too close to the end of
 # the CM's 56 octets, no Private Data at all, Reserved bits with a
 # 1 KiB Receive Size.
-[ "$E2E_ROLE" = client ] || fail "wire-capture runs in the client VM of a two-host run"
-[ "$E2E_SERVER_RPCRDMA" = ours ] || fail "wire-capture needs our module on the server (its svcrdma_cm_accept events)"
+[ "$E2E_ROLE" = client ] || skip "runs in the client VM of a two-host run"
+[ "$E2E_SERVER_RPCRDMA" = ours ] || skip "needs our module on the server (its svcrdma_cm_accept events)"
 expect_eq "the server's svcrdma_cm_accept events" "$(ctl accepts-on)" ok
 
 n=0
