@@ -147,7 +147,7 @@ kunit-san: tree-mainline
 backport-check:
 	@scripts/backport-check.sh
 
-## tools-check: test rpcrdma-cm and rpcrdma-call (one KTAP document, each program a test)
+## tools-check: test rpcrdma-cm and rpcrdma-call, and that every e2e scenario is in a runs file (one KTAP document)
 tools-check: tools
 	@scripts/tools-check.sh
 

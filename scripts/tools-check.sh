@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make tools-check: the black-box tests of rpcrdma-cm and rpcrdma-call
-# as one KTAP document, each program a test with its cases nested.
+# make tools-check: the black-box tests of rpcrdma-cm and rpcrdma-call,
+# and the check that every e2e scenario is in a runs file, as one KTAP
+# document, each a test with its cases nested.
 
 . "$(dirname "$0")/lib.sh"
 
-# nested NAME SCRIPT PROGRAM: one test whose cases are SCRIPT's
+# nested NAME SCRIPT [PROGRAM]: one test whose cases are SCRIPT's
 nested() {
 	local rc=0
-	"$2" "$3" 2>&1 | sed 's/^/  /' || rc=$?
+	"$2" ${3:+"$3"} 2>&1 | sed 's/^/  /' || rc=$?
 	if [ "$rc" = 0 ]; then
 		ktap_ok "$1"
 	else
@@ -17,9 +18,10 @@ nested() {
 	fi
 }
 
-ktap_plan 2
+ktap_plan 3
 nested rpcrdma-cm "$TOP/tools/net/sunrpc/rpcrdma-cm/test-rpcrdma-cm.sh" \
 	"$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm"
 nested rpcrdma-call "$TOP/tools/testing/rpcrdma-call/test-rpcrdma-call.sh" \
 	"$TOP/tools/testing/rpcrdma-call/rpcrdma-call"
+nested scenarios-in-runs "$TOP/tools/testing/nfsrdma/runs-check.sh"
 ktap_finish tools-check
