@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rpcrdma-cm.h"
@@ -15,14 +16,23 @@
 /* Text: "key:" padded to this column, then the value */
 #define OUT_TEXT_COLUMN		22
 
+/*
+ * A record has room for OUT_FIELDS_MAX fields, more than any command
+ * fills. One that needs more is a bug of this program: it stops with
+ * EXIT_LOCAL and a message rather than drop a field (an OUT_CLOSE
+ * dropped would leave the JSON unbalanced). Nothing of the record has
+ * been written then.
+ */
 static struct out_field *out_add(struct out_rec *r, const char *key,
 				 enum out_kind kind)
 {
 	struct out_field *f;
 
-	/* A record that outgrew its fields loses the rest: never memory */
-	if (r->n >= OUT_FIELDS_MAX)
-		return NULL;
+	if (r->n >= OUT_FIELDS_MAX) {
+		fprintf(stderr, "%s: internal error: an output record of more than %d fields (at \"%s\")\n",
+			prog_name, OUT_FIELDS_MAX, key ? key : "end of object");
+		exit(EXIT_LOCAL);
+	}
 	f = &r->f[r->n++];
 	f->key = key;
 	f->kind = kind;
@@ -36,8 +46,7 @@ static void out_vset(struct out_rec *r, const char *key, enum out_kind kind,
 {
 	struct out_field *f = out_add(r, key, kind);
 
-	if (f)
-		vsnprintf(f->val, sizeof(f->val), fmt, ap);
+	vsnprintf(f->val, sizeof(f->val), fmt, ap);
 }
 
 static void out_set(struct out_rec *r, const char *key, enum out_kind kind,
@@ -98,9 +107,12 @@ void out_hex(struct out_rec *r, const char *key, const u8 *buf, size_t len)
 	struct out_field *f = out_add(r, key, OUT_HEX);
 	size_t i;
 
-	if (!f)
-		return;
-	for (i = 0; i < len && 2 * i + 2 < sizeof(f->val); i++)
+	if (2 * len >= sizeof(f->val)) {
+		fprintf(stderr, "%s: internal error: %zu octets for \"%s\", which holds %zu\n",
+			prog_name, len, key, (sizeof(f->val) - 1) / 2);
+		exit(EXIT_LOCAL);
+	}
+	for (i = 0; i < len; i++)
 		snprintf(f->val + 2 * i, 3, "%02x", buf[i]);
 	f->len = i;
 }
