@@ -29,6 +29,81 @@
 
 const char *prog_name = PROG;
 
+#define CALL_SIZE_MAX		1048576	/* --reply-size, --post-size */
+#define REPLY_CHUNK_SEGS_MAX	128	/* --reply-chunk */
+#define REPLY_CHUNK_SEG_LEN	512	/* octets in each of its segments */
+#define REPLY_CHUNK_FILL	0xa5	/* what its memory holds before a call */
+
+/* rpcrdma-call's exit code beyond rpcrdma-cm's: see --help */
+#define EXIT_PROTOCOL		(EXIT_LOCAL + 1)	/* a receive error, a dropped
+							 * connection, or a malformed reply */
+
+/* rpcrdma-call's options beyond rpcrdma-cm's */
+enum {
+	OPT_PROC = OPT_CM_LAST,
+	OPT_REPLY_SIZE,
+	OPT_POST_SIZE,
+	OPT_THEN_NULL,
+	OPT_REPLY_CHUNK,
+};
+
+struct call_args {
+	bool		have_reply_size, have_post_size, then_null;
+	u32		reply_size;
+	u32		post_size;
+	int		reply_chunk;	/* segments, 0: none */
+	const char	*proc;
+};
+
+static void call_option(const char *cmd, int opt, const char *arg, void *priv)
+{
+	struct call_args *ca = priv;
+
+	switch (opt) {
+	case OPT_PROC:
+		ca->proc = arg;
+		break;
+	case OPT_REPLY_SIZE:
+		ca->reply_size = parse_size("--reply-size", arg);
+		ca->have_reply_size = true;
+		if (ca->reply_size > CALL_SIZE_MAX)
+			cmd_error(cmd, "--reply-size '%s': expected 0..%d octets",
+				  arg, CALL_SIZE_MAX);
+		break;
+	case OPT_POST_SIZE:
+		ca->post_size = parse_size("--post-size", arg);
+		ca->have_post_size = true;
+		if (!ca->post_size || ca->post_size > CALL_SIZE_MAX)
+			cmd_error(cmd, "--post-size '%s': expected 1..%d octets",
+				  arg, CALL_SIZE_MAX);
+		break;
+	case OPT_THEN_NULL:
+		ca->then_null = true;
+		break;
+	case OPT_REPLY_CHUNK:
+		ca->reply_chunk = parse_count("--reply-chunk", arg);
+		if (ca->reply_chunk < 1 || ca->reply_chunk > REPLY_CHUNK_SEGS_MAX)
+			cmd_error(cmd, "--reply-chunk '%s': expected 1..%d segments",
+				  arg, REPLY_CHUNK_SEGS_MAX);
+		break;
+	}
+}
+
+static const struct option call_table[] = {
+	RPCRDMA_CM_OPTIONS,
+	{ "proc",		required_argument,	NULL, OPT_PROC },
+	{ "reply-size",		required_argument,	NULL, OPT_REPLY_SIZE },
+	{ "post-size",		required_argument,	NULL, OPT_POST_SIZE },
+	{ "then-null",		no_argument,		NULL, OPT_THEN_NULL },
+	{ "reply-chunk",	required_argument,	NULL, OPT_REPLY_CHUNK },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct cmd_opts call_opts = {
+	.table	= call_table,
+	.own	= call_option,
+};
+
 static const char usage_text[] =
 "Usage: " PROG " [--json] HOST [PORT] [OPTIONS]\n"
 "\n"
@@ -988,32 +1063,33 @@ static int cmd_call(int argc, char **argv)
 	const struct call_desc *calls[CALLS_MAX];
 	struct caller *c;
 	struct pdata_out out;
+	struct call_args ca = { };
 	struct cmd_args a;
 	int i, n = 0, ms, rc;
 	const char *port;
 	u32 xid;
 
-	parse_cmd_args(NULL, argc, argv, allowed, &a);
+	parse_cmd_args(NULL, argc, argv, &call_opts, allowed, &a, &ca);
 	if (a.argc < 1 || a.argc > 2)
 		usage_error("give HOST and optionally PORT");
 	port = port_arg(NULL, a.argc == 2 ? a.argv[1] : NULL);
-	if (!a.proc || !strcmp(a.proc, "readdir"))
+	if (!ca.proc || !strcmp(ca.proc, "readdir"))
 		calls[n++] = &call_readdir;
-	else if (!strcmp(a.proc, "create"))
+	else if (!strcmp(ca.proc, "create"))
 		calls[n++] = &call_create;
-	else if (!strcmp(a.proc, "null"))
+	else if (!strcmp(ca.proc, "null"))
 		calls[n++] = &call_null;
 	else
 		usage_error("--proc '%s': expected readdir, create or null",
-			    a.proc);
-	if (a.have_reply_size && calls[0] == &call_null)
+			    ca.proc);
+	if (ca.have_reply_size && calls[0] == &call_null)
 		usage_error("--reply-size applies to --proc readdir and create only");
-	if (a.then_null)
+	if (ca.then_null)
 		calls[n++] = &call_null;
 	/* The server would invalidate the chunk's R_key, which names a
 	 * plain memory region: the Send With Invalidate fails on our side
 	 */
-	if (a.reply_chunk && !a.none && !a.raw && !a.no_remote_inv)
+	if (ca.reply_chunk && !a.none && !a.raw && !a.no_remote_inv)
 		usage_error("--reply-chunk needs --no-remote-invalidate (or --none): "
 			    "the chunk is a plain memory region, which a Send With "
 			    "Invalidate cannot invalidate");
@@ -1025,9 +1101,9 @@ static int cmd_call(int argc, char **argv)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return local_failure("memory", ENOMEM);
-	c->rchunk.segs = a.reply_chunk;
+	c->rchunk.segs = ca.reply_chunk;
 	/* What the server learns from our Private Data, unless told otherwise */
-	c->post_size = a.have_post_size ? a.post_size :
+	c->post_size = ca.have_post_size ? ca.post_size :
 		       rpcrdma_cm_size_clamp(out.local.recv_size);
 
 	rc = probe_open(&c->p);
@@ -1041,7 +1117,7 @@ static int cmd_call(int argc, char **argv)
 		xid = (u32)getpid() << 16 ^ (u32)time(NULL);
 		for (i = 0; i < n; i++) {
 			int r = call_one(c, i, calls[i], xid + i,
-					 a.have_reply_size ? a.reply_size :
+					 ca.have_reply_size ? ca.reply_size :
 					 REPLY_SIZE_DEFAULT, ms);
 
 			if (r && !rc)

@@ -159,71 +159,15 @@ void warn_adjusted(const char *opt, u32 asked)
 }
 
 
-/* The name of a decode outcome, as the kernel's tracepoints print it */
-static const char *status_name(enum rpcrdma_cm_status status)
-{
-	switch (status) {
-	case RPCRDMA_CM_VALID:
-		return "valid";
-	case RPCRDMA_CM_ABSENT:
-		return "absent";
-	case RPCRDMA_CM_TRUNCATED:
-		return "truncated";
-	case RPCRDMA_CM_BAD_VERSION:
-		return "bad-version";
-	}
-	return "unknown";
-}
-/* What decoding a peer's Private Data found: the decode object */
-void out_decoded(struct out_rec *r, const struct rpcrdma_cm_decoded *d,
-		 size_t len)
-{
-	out_bool(r, "found", d->status == RPCRDMA_CM_VALID);
-	if (d->offset >= 0)
-		out_int(r, "offset", d->offset);
-	else
-		out_null(r, "offset", "-");
-	if (d->status == RPCRDMA_CM_VALID || d->status == RPCRDMA_CM_BAD_VERSION)
-		out_num(r, "version", d->version);
-	else
-		out_null(r, "version", "-");
-	out_bool(r, "remote_inv", d->params.remote_inv);
-	out_num(r, "send_size", d->params.send_size);
-	out_num(r, "recv_size", d->params.recv_size);
-	out_str(r, "status", status_name(d->status));
-	out_num(r, "length", len);
-	if (d->status != RPCRDMA_CM_VALID)
-		out_text(r, "note", "no usable RFC 8797 message; the RFC defaults apply");
-}
-
-static const struct option common_opts[] = {
-	{ "json",			no_argument,		NULL, OPT_JSON },
-	{ "send",			required_argument,	NULL, OPT_SEND },
-	{ "recv",			required_argument,	NULL, OPT_RECV },
-	{ "no-remote-invalidate",	no_argument,		NULL, OPT_NO_REMOTE_INV },
-	{ "role",			required_argument,	NULL, OPT_ROLE },
-	{ "peer",			required_argument,	NULL, OPT_PEER },
-	{ "none",			no_argument,		NULL, OPT_NONE },
-	{ "raw",			required_argument,	NULL, OPT_RAW },
-	{ "hold",			required_argument,	NULL, OPT_HOLD },
-	{ "timeout",			required_argument,	NULL, OPT_TIMEOUT },
-	{ "count",			required_argument,	NULL, OPT_COUNT },
-	{ "proc",			required_argument,	NULL, OPT_PROC },
-	{ "reply-size",			required_argument,	NULL, OPT_REPLY_SIZE },
-	{ "post-size",			required_argument,	NULL, OPT_POST_SIZE },
-	{ "then-null",			no_argument,		NULL, OPT_THEN_NULL },
-	{ "reply-chunk",		required_argument,	NULL, OPT_REPLY_CHUNK },
-	{ "help",			no_argument,		NULL, OPT_HELP },
-	{ "version",			no_argument,		NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 }
-};
-
 /*
- * Parse options for one command. @allowed lists the option codes the
- * command takes; any other option is a usage error.
+ * Parse options for one command of a program whose options are @opts.
+ * @allowed lists the option codes the command takes; any other option
+ * is a usage error. A program's own options go to @opts->own with
+ * @priv.
  */
 void parse_cmd_args(const char *cmd, int argc, char **argv,
-			   const int *allowed, struct cmd_args *a)
+		    const struct cmd_opts *opts, const int *allowed,
+		    struct cmd_args *a, void *priv)
 {
 	int c, idx;
 
@@ -233,7 +177,7 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 	a->count = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", common_opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts->table, &idx)) != -1) {
 		const int *ok;
 
 		if (c == 'h' || c == OPT_HELP) {
@@ -254,7 +198,7 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 		/* (argv[optind - 1] may be the option's argument) */
 		if (!*ok)
 			cmd_error(cmd, "option '--%s' does not apply here",
-				  common_opts[idx].name);
+				  opts->table[idx].name);
 		switch (c) {
 		case OPT_JSON:
 			json_output = true;
@@ -291,31 +235,9 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 		case OPT_COUNT:
 			a->count = parse_count("--count", optarg);
 			break;
-		case OPT_PROC:
-			a->proc = optarg;
-			break;
-		case OPT_REPLY_SIZE:
-			a->reply_size = parse_size("--reply-size", optarg);
-			a->have_reply_size = true;
-			if (a->reply_size > CALL_SIZE_MAX)
-				cmd_error(cmd, "--reply-size '%s': expected 0..%d octets",
-					  optarg, CALL_SIZE_MAX);
-			break;
-		case OPT_POST_SIZE:
-			a->post_size = parse_size("--post-size", optarg);
-			a->have_post_size = true;
-			if (!a->post_size || a->post_size > CALL_SIZE_MAX)
-				cmd_error(cmd, "--post-size '%s': expected 1..%d octets",
-					  optarg, CALL_SIZE_MAX);
-			break;
-		case OPT_THEN_NULL:
-			a->then_null = true;
-			break;
-		case OPT_REPLY_CHUNK:
-			a->reply_chunk = parse_count("--reply-chunk", optarg);
-			if (a->reply_chunk < 1 || a->reply_chunk > REPLY_CHUNK_SEGS_MAX)
-				cmd_error(cmd, "--reply-chunk '%s': expected 1..%d segments",
-					  optarg, REPLY_CHUNK_SEGS_MAX);
+		default:
+			if (c >= OPT_CM_LAST && opts->own)
+				opts->own(cmd, c, optarg, priv);
 			break;
 		}
 	}

@@ -27,6 +27,44 @@
 
 volatile sig_atomic_t stop_requested;
 
+/* The name of a decode outcome, as the kernel's tracepoints print it */
+static const char *status_name(enum rpcrdma_cm_status status)
+{
+	switch (status) {
+	case RPCRDMA_CM_VALID:
+		return "valid";
+	case RPCRDMA_CM_ABSENT:
+		return "absent";
+	case RPCRDMA_CM_TRUNCATED:
+		return "truncated";
+	case RPCRDMA_CM_BAD_VERSION:
+		return "bad-version";
+	}
+	return "unknown";
+}
+
+/* What decoding a peer's Private Data found: the decode object */
+void out_decoded(struct out_rec *r, const struct rpcrdma_cm_decoded *d,
+		 size_t len)
+{
+	out_bool(r, "found", d->status == RPCRDMA_CM_VALID);
+	if (d->offset >= 0)
+		out_int(r, "offset", d->offset);
+	else
+		out_null(r, "offset", "-");
+	if (d->status == RPCRDMA_CM_VALID || d->status == RPCRDMA_CM_BAD_VERSION)
+		out_num(r, "version", d->version);
+	else
+		out_null(r, "version", "-");
+	out_bool(r, "remote_inv", d->params.remote_inv);
+	out_num(r, "send_size", d->params.send_size);
+	out_num(r, "recv_size", d->params.recv_size);
+	out_str(r, "status", status_name(d->status));
+	out_num(r, "length", len);
+	if (d->status != RPCRDMA_CM_VALID)
+		out_text(r, "note", "no usable RFC 8797 message; the RFC defaults apply");
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;

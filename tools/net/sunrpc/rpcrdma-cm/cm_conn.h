@@ -49,6 +49,8 @@ int next_event(struct rdma_event_channel *ch, int ms,
 int create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 	      struct ibv_cq *cq);
 struct out_rec;
+void out_decoded(struct out_rec *r, const struct rpcrdma_cm_decoded *d,
+		 size_t len);
 void out_negotiated(struct out_rec *r, enum rpcrdma_cm_role role,
 		    const struct rpcrdma_cm_negotiated *n);
 void report_peer(const char *what, const char *peer_addr,

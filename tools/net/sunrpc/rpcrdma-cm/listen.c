@@ -239,7 +239,7 @@ int cmd_listen(int argc, char **argv)
 	const char *port;
 	int rc = 0;
 
-	parse_cmd_args("listen", argc, argv, allowed, &a);
+	parse_cmd_args("listen", argc, argv, &rpcrdma_cm_opts, allowed, &a, NULL);
 	if (a.argc > 1)
 		usage_error("listen: unexpected argument '%s'", a.argv[1]);
 	port = port_arg("listen", a.argc == 1 ? a.argv[0] : NULL);

@@ -32,7 +32,7 @@ int cmd_probe(int argc, char **argv)
 	const char *port;
 	int ms, rc;
 
-	parse_cmd_args("probe", argc, argv, allowed, &a);
+	parse_cmd_args("probe", argc, argv, &rpcrdma_cm_opts, allowed, &a, NULL);
 	if (a.argc < 1 || a.argc > 2)
 		usage_error("probe: give HOST and optionally PORT");
 	port = port_arg("probe", a.argc == 2 ? a.argv[1] : NULL);

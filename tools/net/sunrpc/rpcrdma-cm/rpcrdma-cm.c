@@ -28,6 +28,15 @@
 
 const char *prog_name = PROG;
 
+static const struct option rpcrdma_cm_table[] = {
+	RPCRDMA_CM_OPTIONS,
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct cmd_opts rpcrdma_cm_opts = {
+	.table	= rpcrdma_cm_table,
+};
+
 static const char usage_text[] =
 "Usage: " PROG " [--json] COMMAND [OPTIONS]\n"
 "\n"
@@ -72,7 +81,7 @@ static int cmd_decode(int argc, char **argv)
 	struct cmd_args a;
 	size_t len;
 
-	parse_cmd_args("decode", argc, argv, allowed, &a);
+	parse_cmd_args("decode", argc, argv, &rpcrdma_cm_opts, allowed, &a, NULL);
 	if (!a.argc)
 		usage_error("decode: give the Private Data as HEX (\"\" for none)");
 	parse_hex_args(a.argc, a.argv, buf, &len);
@@ -94,7 +103,7 @@ static int cmd_encode(int argc, char **argv)
 	struct cmd_args a;
 	bool adjusted;
 
-	parse_cmd_args("encode", argc, argv, allowed, &a);
+	parse_cmd_args("encode", argc, argv, &rpcrdma_cm_opts, allowed, &a, NULL);
 	if (a.argc)
 		usage_error("encode: unexpected argument '%s'", a.argv[0]);
 	local_params("encode", &a, &local);
@@ -130,7 +139,7 @@ static int cmd_negotiate(int argc, char **argv)
 	struct cmd_args a;
 	size_t len = 0;
 
-	parse_cmd_args("negotiate", argc, argv, allowed, &a);
+	parse_cmd_args("negotiate", argc, argv, &rpcrdma_cm_opts, allowed, &a, NULL);
 	if (a.argc)
 		usage_error("negotiate: unexpected argument '%s'", a.argv[0]);
 	if (!a.role)

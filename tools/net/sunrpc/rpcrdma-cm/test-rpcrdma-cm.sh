@@ -129,8 +129,12 @@ expect_exit "listen: --count 0" 2 'at least 1' -- listen --count 0
 expect_exit "listen: --hold not a number" 2 'expected a whole number' -- listen --hold soon
 expect_exit "an option's argument is not named as the option" 2 "'--hold' does not apply" \
 	-- probe 192.0.2.1 --hold 1
-expect_exit "probe: --reply-chunk is call's" 2 "'--reply-chunk' does not apply" \
-	-- probe 192.0.2.1 --reply-chunk 4
+# rpcrdma-call's own options are not rpcrdma-cm's, on any command
+for o in "--proc null" "--reply-size 8192" "--post-size 4096" --then-null "--reply-chunk 4"; do
+	# shellcheck disable=SC2086 # an option and its argument
+	expect_exit "probe: rpcrdma-call's ${o%% *} is unknown here" 2 "unknown option '${o%% *}'" \
+		-- probe 192.0.2.1 $o
+done
 
 no_device_case "probe: no RDMA device" probe 192.0.2.1 --timeout 2
 if "$CM" --help | grep -q 'negotiate --role client|server'; then
