@@ -149,4 +149,40 @@ else
 fi
 expect_exit "call is not a command of rpcrdma-cm" 2 "unknown command 'call'" -- call 192.0.2.1
 
+# --- README.md's examples, run as they are written ---
+# An example is a "    $ rpcrdma-cm ARGS" line followed by the output
+# it shows, indented the same, up to a blank line, a "#" comment line or
+# the next "$" line.
+# Each one that shows output must print exactly that. (The live-peer
+# lines show none: they need an RDMA device and a peer.)
+readme_examples() {
+	awk '
+		function flush() {
+			if (cmd != "" && out != "")
+				printf "%s\037%s\036", cmd, out
+			cmd = ""; out = ""
+		}
+		/^    \$ rpcrdma-cm / { flush(); cmd = substr($0, 18); next }
+		cmd != "" && /^    [^ #]/ && !/^    \$/ { out = out substr($0, 5) "\n"; next }
+		{ flush() }
+		END { flush() }' "$(dirname "$0")/README.md"
+}
+n_examples=0
+while IFS=$'\037' read -r -d $'\036' args want; do
+	n_examples=$((n_examples + 1))
+	eval "set -- $args"
+	got=$("$CM" "$@" 2>&1)
+	if [ "$got" = "${want%$'\n'}" ]; then
+		ok "README example: rpcrdma-cm $args"
+	else
+		fail "README example: rpcrdma-cm $args" \
+			"prints$(diff <(echo "${want%$'\n'}") <(echo "$got") | sed -n 's/^[<>]/&/p' | tr '\n' ' ')"
+	fi
+done < <(readme_examples)
+if [ "$n_examples" -ge 4 ]; then
+	ok "README.md has its examples ($n_examples with output)"
+else
+	fail "README.md has its examples" "found $n_examples with output, expected at least 4"
+fi
+
 test_end rpcrdma-cm
