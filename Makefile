@@ -39,7 +39,7 @@ all: deps modules tools
 
 ## demo: the main command: RFC 8797 between real kernels in a qemu VM
 demo: deps modules tools
-	@E2E_RUNS_FILE=tools/testing/nfsrdma/demo.runs scripts/e2e.sh demo
+	@scripts/demo.sh
 
 ## deps: install the pinned base packages and build tools (root)
 deps:

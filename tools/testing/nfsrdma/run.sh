@@ -392,7 +392,7 @@ show_tail() {
 
 # The "REPORT:" lines a scenario printed for a person (the demo's)
 show_report() {
-	tr -d '\r' <"$1" | sed -n 's/^REPORT: \{0,1\}/    /p'
+	tr -d '\r' <"$1" | sed -n 's/^REPORT: \{0,1\}/  # /p'
 }
 
 # A run's cases, as a KTAP subtest: run_begin COUNT, then case_ok NAME
