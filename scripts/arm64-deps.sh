@@ -24,7 +24,7 @@
 . "$(dirname "$0")/lib.sh"
 failing_as arm64-deps
 SERIES_BASE=6.12 load_base
-[ -r "$MAINLINE_ENV" ] || fail "$MAINLINE_ENV is missing: run 'make deps-mainline' first"
+[ -r "$MAINLINE_ENV" ] || stop "$MAINLINE_ENV is missing: run 'make deps-mainline' first"
 # shellcheck source=/dev/null
 . "$MAINLINE_ENV"
 
@@ -79,7 +79,7 @@ deb_file() {
 	local n=${1%%=*} v=${1#*=}
 	v=${v//:/%3a}
 	compgen -G "$DEBS/${n}_${v}_arm64.deb" || compgen -G "$DEBS/${n}_${v}_all.deb" ||
-		fail "no .deb of $1 in $DEBS"
+		stop "no .deb of $1 in $DEBS"
 }
 
 # image ROOT KVER NAME=VERSION...: a root of the kernel KVER from those
@@ -90,17 +90,17 @@ image() {
 	[ "$(cat "$root.stamp" 2>/dev/null)" = "$*" ] && return 0
 	rm -rf "$root" "$root.stamp"
 	for deb in "$@"; do
-		dpkg-deb -x "$(deb_file "$deb")" "$root" || fail "dpkg-deb -x $deb failed"
+		dpkg-deb -x "$(deb_file "$deb")" "$root" || stop "dpkg-deb -x $deb failed"
 	done
 	# Debian 13 ships the modules under /usr/lib; modprobe -d looks in lib
 	[ -e "$root/lib" ] || ln -s usr/lib "$root/lib"
 	img=$(compgen -G "$root/boot/vmlinuz-$kver" ||
 	      compgen -G "$root/lib/modules/$kver/vmlinuz*" | head -n 1) ||
-		fail "the $kver packages hold no vmlinuz"
+		stop "the $kver packages hold no vmlinuz"
 	[ "$img" = "$root/lib/modules/$kver/vmlinuz" ] ||
 		ln -sf "$(realpath --relative-to="$root/lib/modules/$kver" "$img")" \
 			"$root/lib/modules/$kver/vmlinuz"
-	depmod -b "$root" "$kver" || fail "depmod of the $kver image failed"
+	depmod -b "$root" "$kver" || stop "depmod of the $kver image failed"
 	echo "$*" >"$root.stamp"
 }
 
@@ -118,7 +118,7 @@ kernel_6_12() {
 		dpkg-deb -x "$(deb_file "linux-headers-$kver=$v")" "$hdr"
 		dpkg-deb -x "$(deb_file "linux-headers-$BASE_ABI-common=$v")" "$hdr"
 		[ -d "/usr/lib/linux-kbuild-$BASE_ABI" ] ||
-			fail "no /usr/lib/linux-kbuild-$BASE_ABI on the host: run 'make deps'"
+			stop "no /usr/lib/linux-kbuild-$BASE_ABI on the host: run 'make deps'"
 		echo "$v" >"$hdr/$kver.stamp"
 	fi
 	mkdir -p "$hdr/usr/lib"
@@ -142,7 +142,7 @@ kernel_7_3() {
 	if [ "$(cat "$BUILD/trixie-root/usr/src/$kver.stamp" 2>/dev/null)" != "$v" ]; then
 		rm -rf "$BUILD/trixie-root/usr/src/linux-headers-$kver"
 		dpkg-deb -x "$(deb_file "linux-headers-$kver=$v")" "$BUILD/trixie-root" ||
-			fail "unpacking the $kver headers into the trixie root failed"
+			stop "unpacking the $kver headers into the trixie root failed"
 		echo "$v" >"$BUILD/trixie-root/usr/src/$kver.stamp"
 	fi
 	ENV="${ENV}ARM64_KVER_7_3${sfx/-/_}='$kver'
@@ -172,13 +172,13 @@ userspace() {
 	# shellcheck disable=SC2086
 	pkgs=$(private_apt "$DIR/apt-bookworm" apt-get -s -qq install --no-install-recommends \
 		-t bookworm $USER_PKGS | awk '$1 == "Inst" { v = $3; gsub(/[()]/, "", v); print $2 "=" v }') ||
-		fail "apt cannot resolve the arm64 user space ($USER_PKGS)"
-	[ -n "$pkgs" ] || fail "apt resolved no arm64 packages"
+		stop "apt cannot resolve the arm64 user space ($USER_PKGS)"
+	[ -n "$pkgs" ] || stop "apt resolved no arm64 packages"
 	# shellcheck disable=SC2086
 	download "$DIR/apt-bookworm" $pkgs
 	rm -rf "$DIR/sysroot"
 	for p in $pkgs; do
-		dpkg-deb -x "$(deb_file "$p")" "$DIR/sysroot" || fail "dpkg-deb -x $p failed"
+		dpkg-deb -x "$(deb_file "$p")" "$DIR/sysroot" || stop "dpkg-deb -x $p failed"
 	done
 	# (what the harness keys its cached arm64 initramfs by)
 	printf '%s\n' $pkgs >"$DIR/sysroot.debs"
@@ -187,9 +187,9 @@ userspace() {
 
 main() {
 	command -v aarch64-linux-gnu-gcc >/dev/null ||
-		fail "no aarch64-linux-gnu-gcc: run 'make deps' (gcc-aarch64-linux-gnu)"
+		stop "no aarch64-linux-gnu-gcc: run 'make deps' (gcc-aarch64-linux-gnu)"
 	command -v qemu-system-aarch64 >/dev/null ||
-		fail "no qemu-system-aarch64: run 'make deps' (qemu-system-arm)"
+		stop "no qemu-system-aarch64: run 'make deps' (qemu-system-arm)"
 	mkdir -p "$DEBS"
 	kernels
 	userspace

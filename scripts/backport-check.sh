@@ -104,16 +104,16 @@ main() {
 		git -C "$WORK" cat-file -e "backport:$slug/subject" 2>/dev/null ||
 			missing+=("$(git -C "$WORK" show "mainline:$slug/subject")")
 	done
-	ktap_plan $((nback + ${#missing[@]}))
+	ktap_set_plan $((nback + ${#missing[@]}))
 	for ((num = 1; num <= nback; num++)); do
 		back=$(git -C "$WORK" rev-parse "backport~$((nback - num))")
 		slug=$(git -C "$WORK" diff-tree --no-commit-id --name-only "$back" | head -n 1)
 		subject=$(git -C "$WORK" show "$back:$slug/subject")
 		if ! git -C "$WORK" cat-file -e "mainline:$slug/subject" 2>/dev/null; then
 			if git -C "$WORK" show "$back:$slug/note" | grep -q "6.12 only"; then
-				ktap_ok "6.12 patch $num ($subject)" "6.12 only, and its note says so"
+				ktap_test_pass "6.12 patch $num ($subject)" "6.12 only, and its note says so"
 			else
-				ktap_not_ok "6.12 patch $num ($subject)" "no mainline patch has its subject, and its note does not say '6.12 only'"
+				ktap_test_fail "6.12 patch $num ($subject)" "no mainline patch has its subject, and its note does not say '6.12 only'"
 			fi
 			continue
 		fi
@@ -128,20 +128,20 @@ main() {
 			grep -v -x -e note -e subject) || true
 		if grep -q -x message <<<"$differs"; then
 			sed -n '1,40s/^/# /p' "$WORK/pair"
-			ktap_not_ok "6.12 patch $num ($subject)" "its commit message differs from mainline's beyond the [ 6.12: ] note"
+			ktap_test_fail "6.12 patch $num ($subject)" "its commit message differs from mainline's beyond the [ 6.12: ] note"
 		elif [ -z "$differs" ]; then
-			ktap_ok "6.12 patch $num ($subject)" "the same as mainline's"
+			ktap_test_pass "6.12 patch $num ($subject)" "the same as mainline's"
 		elif git -C "$WORK" show "$back:$slug/note" | grep -q '^\[ 6\.12'; then
-			ktap_ok "6.12 patch $num ($subject)" "differs from mainline's in $(tr '\n' ' ' <<<"$differs")as its note says"
+			ktap_test_pass "6.12 patch $num ($subject)" "differs from mainline's in $(tr '\n' ' ' <<<"$differs")as its note says"
 		else
 			sed -n '1,40s/^/# /p' "$WORK/pair"
-			ktap_not_ok "6.12 patch $num ($subject)" "differs from mainline's in $(tr '\n' ' ' <<<"$differs")with no [ 6.12: ... ] note"
+			ktap_test_fail "6.12 patch $num ($subject)" "differs from mainline's in $(tr '\n' ' ' <<<"$differs")with no [ 6.12: ... ] note"
 		fi
 	done
 	for subject in "${missing[@]}"; do
-		ktap_not_ok "mainline patch ($subject)" "missing from the 6.12 series"
+		ktap_test_fail "mainline patch ($subject)" "missing from the 6.12 series"
 	done
-	ktap_finish "backport check"
+	ktap_finished "backport check"
 }
 
 main "$@"

@@ -64,9 +64,10 @@ over_budget() {
 		}' "$LOGDIR/times" 2>/dev/null || true
 }
 
-# pass NAME, fail NAME REASON: a step that is a single test case
-pass() { echo "$1${US}ok${US}${US}" >>"$RESULTS"; }
-fail() { echo "$1${US}not ok${US}$(printf %s "${2:-failed}" | tr '\n#\037' ' : ')${US}" >>"$RESULTS"; }
+# step_passed NAME, step_failed NAME REASON: record the result of a
+# step that is a single test case (summary prints it)
+step_passed() { echo "$1${US}ok${US}${US}" >>"$RESULTS"; }
+step_failed() { echo "$1${US}not ok${US}$(printf %s "${2:-failed}" | tr '\n#\037' ' : ')${US}" >>"$RESULTS"; }
 
 # step NAME CMD...: run a step, show its output, keep a log
 step() {
@@ -89,7 +90,7 @@ step() {
 count_ktap() {
 	local name=$1 file=${2:-$LOGDIR/$1.log} rc=${3:-0} p s f complete first reason=
 	if [ ! -s "$file" ]; then
-		fail "$name" "no output (exit status $rc)"
+		step_failed "$name" "no output (exit status $rc)"
 		return
 	fi
 	read -r p s f complete < <(awk -f "$TOP/scripts/ktap-count.awk" "$file")
@@ -133,7 +134,7 @@ count_kunit() {
 			count_ktap "$name" "$LOGDIR/$name.ktap" "$rc"
 		fi
 	else
-		fail "$name" "kunit.py ran no tests (exit status $rc)${why:+: $why}"
+		step_failed "$name" "kunit.py ran no tests (exit status $rc)${why:+: $why}"
 	fi
 }
 
@@ -180,26 +181,26 @@ check_stock_fails() {
 	scenarios=$(awk '!/^#/ && NF > 4 { for (i = 5; i <= NF; i++) print $i }' "$dir/stock.runs")
 	# A stock.runs that yields no scenario proves nothing
 	if [ -z "$scenarios" ]; then
-		ktap_plan 1
-		ktap_not_ok "stock $1" "no scenarios in stock.runs"
-		ktap_finish "e2e-stock-$1" || true
+		ktap_set_plan 1
+		ktap_test_fail "stock $1" "no scenarios in stock.runs"
+		ktap_finished "e2e-stock-$1" || true
 		return 0
 	fi
-	ktap_plan "$(wc -w <<<"$scenarios")"
+	ktap_set_plan "$(wc -w <<<"$scenarios")"
 	for s in $scenarios; do
 		re=$(awk -v s="$s" '$1 == s { sub(/^[^ ]+ +/, ""); print; exit }' "$dir/stock.expect")
 		line=$(grep -m1 -E "^  (not )?ok [0-9]+ ${s}( #|\$)" "$raw" || true)
 		if [ -z "$re" ]; then
-			ktap_not_ok "stock $1 $s" "no reason in stock.expect"
+			ktap_test_fail "stock $1 $s" "no reason in stock.expect"
 		elif [ "${line#  not ok }" = "$line" ]; then
-			ktap_not_ok "stock $1 $s" "did not fail against the stock module: ${line:-no result}"
+			ktap_test_fail "stock $1 $s" "did not step_failed against the stock module: ${line:-no result}"
 		elif grep -qE -- "$re" <<<"${line#* # }"; then
-			ktap_ok "stock $1 $s" "failed for the expected reason: ${line#* # }"
+			ktap_test_pass "stock $1 $s" "failed for the expected reason: ${line#* # }"
 		else
-			ktap_not_ok "stock $1 $s" "failed, but not for the expected reason /$re/: ${line#* # }"
+			ktap_test_fail "stock $1 $s" "failed, but not for the expected reason /$re/: ${line#* # }"
 		fi
 	done
-	ktap_finish "e2e-stock-$1" || true
+	ktap_finished "e2e-stock-$1" || true
 }
 
 # make check-full (FULL=1): the storm scenario at 1000 connects per
@@ -259,7 +260,7 @@ stop_lanes() {
 		kill -TERM -- "-$pid" 2>/dev/null || true
 	done
 	wait
-	fail interrupted "make check was interrupted"
+	step_failed interrupted "make check was interrupted"
 	summary
 }
 
@@ -395,8 +396,8 @@ check_disk() {
 }
 
 fresh_root_skipped() {
-	ktap_plan 1
-	ktap_skip fresh-root "already inside a fresh root"
+	ktap_set_plan 1
+	ktap_test_skip fresh-root "already inside a fresh root"
 }
 
 main() {
@@ -404,19 +405,19 @@ main() {
 	mkdir -p "$LOGDIR"
 	rm -f "$LOGDIR/times" "$RESULTS" "$LOGDIR"/*.ktap
 
-	step disk check_disk || { fail disk "$(tail -n 1 "$LOGDIR/disk.log")"; summary; }
-	pass disk
-	step deps make -s -C "$TOP" deps || { fail deps "see $LOGDIR/deps.log"; summary; }
-	pass deps
+	step disk check_disk || { step_failed disk "$(tail -n 1 "$LOGDIR/disk.log")"; summary; }
+	step_passed disk
+	step deps make -s -C "$TOP" deps || { step_failed deps "see $LOGDIR/deps.log"; summary; }
+	step_passed deps
 	step deps-mainline make -s -C "$TOP" deps-mainline ||
-		{ fail deps-mainline "see $LOGDIR/deps-mainline.log"; summary; }
-	pass deps-mainline
+		{ step_failed deps-mainline "see $LOGDIR/deps-mainline.log"; summary; }
+	step_passed deps-mainline
 	# nfs-utils' mountstats with patches/nfs-utils, which the
 	# mountstats-tool scenario of both e2e lanes runs in its VM
 	if step nfs-utils make -s -C "$TOP" nfs-utils-mountstats; then
-		pass nfs-utils
+		step_passed nfs-utils
 	else
-		fail nfs-utils "see $LOGDIR/nfs-utils.log"
+		step_failed nfs-utils "see $LOGDIR/nfs-utils.log"
 	fi
 	# Every way deps can stop, with stand-ins for apt and dpkg. It
 	# needs no tree, so it runs beside the unpacking of the two trees,
@@ -435,39 +436,39 @@ main() {
 	show_lanes deps-test stall-timeout-test
 	count_ktap deps-test "" "$(rc_of deps-test)"
 	count_ktap stall-timeout-test "" "$(rc_of stall-timeout-test)"
-	[ "$rc" = 0 ] || { fail tree "see $LOGDIR/tree.log"; summary; }
-	pass tree
+	[ "$rc" = 0 ] || { step_failed tree "see $LOGDIR/tree.log"; summary; }
+	step_passed tree
 
 	if step modules make -s -C "$TOP" modules && step vermagic check_vermagic; then
-		pass modules
+		step_passed modules
 	else
-		fail modules "see $LOGDIR/modules.log and vermagic.log"
+		step_failed modules "see $LOGDIR/modules.log and vermagic.log"
 	fi
 	# The stable fixes posting alone, for fixes.runs
 	if step modules-fixes make -s -C "$TOP" modules-fixes; then
-		pass modules-fixes
+		step_passed modules-fixes
 	else
-		fail modules-fixes "see $LOGDIR/modules-fixes.log"
+		step_failed modules-fixes "see $LOGDIR/modules-fixes.log"
 	fi
 	if step modules-mainline make -s -C "$TOP" modules-mainline &&
 	   step vermagic-mainline check_vermagic mainline; then
-		pass modules-mainline
+		step_passed modules-mainline
 	else
-		fail modules-mainline "see $LOGDIR/modules-mainline.log and vermagic-mainline.log"
+		step_failed modules-mainline "see $LOGDIR/modules-mainline.log and vermagic-mainline.log"
 	fi
 	# arm64: Debian's arm64 kernels and user space, both series'
 	# rpcrdma.ko cross-built (vermagic and CRCs checked against the
 	# stock arm64 modules) and the tools
 	if step modules-arm64 make -s -C "$TOP" deps-arm64 modules-arm64 tools-arm64; then
-		pass modules-arm64
+		step_passed modules-arm64
 	else
-		fail modules-arm64 "see $LOGDIR/modules-arm64.log"
+		step_failed modules-arm64 "see $LOGDIR/modules-arm64.log"
 	fi
 	# soft-iWARP's siw.ko for both kernels, from each base's source
 	if step modules-siw make -s -C "$TOP" modules-siw; then
-		pass modules-siw
+		step_passed modules-siw
 	else
-		fail modules-siw "see $LOGDIR/modules-siw.log"
+		step_failed modules-siw "see $LOGDIR/modules-siw.log"
 	fi
 
 	rc=0
@@ -507,9 +508,9 @@ main() {
 		count_kunit kunit-x86_64 "$BUILD/kunit-x86_64" "$(rc_of kunit-x86_64)"
 		show_lanes debug-kernel e2e-debug
 		if [ "$(rc_of debug-kernel)" = 0 ]; then
-			pass debug-kernel
+			step_passed debug-kernel
 		else
-			fail debug-kernel "the debug kernel's build failed: $(grep -m1 -E '^(ERROR|WARNING): ' \
+			step_failed debug-kernel "the debug kernel's build failed: $(grep -m1 -E '^(ERROR|WARNING): ' \
 				"$LOGDIR/debug-kernel.log" || echo "see $LOGDIR/debug-kernel.log")"
 		fi
 		count_ktap e2e-debug "" "$(rc_of e2e-debug)"
@@ -539,7 +540,7 @@ main() {
 # The summary: make check's own KTAP, one test per step with the step's
 # cases nested in it, then the counts of those cases
 summary() {
-	local name res reason file n=0 total p s f complete
+	local name res reason file total p s f complete
 	printf '\n=== summary\n'
 	[ ! -s "$LOGDIR/times" ] ||
 		awk '{ printf "# time %s: %dm%02ds\n", $1, $2 / 60, $2 % 60 }' "$LOGDIR/times"
@@ -548,13 +549,17 @@ summary() {
 	echo "# logs: $LOGDIR"
 	total=$(wc -l <"$RESULTS" 2>/dev/null || echo 0)
 	{
-		echo "KTAP version 1"
-		echo "1..$total"
+		ktap_print_header
+		ktap_set_plan "$total"
 		while IFS=$US read -r name res reason file; do
-			n=$((n + 1))
+			# a step's own KTAP, one level deeper, as it printed it
 			[ -z "$file" ] || grep -E '^ *(KTAP version [0-9]+|1\.\.[0-9]+|(not )?ok [0-9]+( .*)?)$' "$file" |
 				sed 's/^/  /' || true
-			echo "$res $n $name${reason:+ # $reason}"
+			if [ "$res" = ok ]; then
+				ktap_test_pass "$name"
+			else
+				ktap_test_fail "$name" "$reason"
+			fi
 		done <"$RESULTS"
 	} >"$LOGDIR/check.ktap"
 	# The steps, not every case: each step's log has those

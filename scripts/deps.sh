@@ -36,13 +36,13 @@ DOWNGRADE=
 failing_as deps
 
 [ -n "${BASE_PKG_VERSION:-}" ] ||
-	fail "BASE_PKG_VERSION is not set: run 'make deps' (the top-level Makefile pins it)"
+	stop "BASE_PKG_VERSION is not set: run 'make deps' (the top-level Makefile pins it)"
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
 # need_root WHAT: stop unless root, saying what needed it
 need_root() {
-	is_root || fail "not root: $1 needs root; run 'make deps' (or make demo/check) as root"
+	is_root || stop "not root: $1 needs root; run 'make deps' (or make demo/check) as root"
 }
 
 # installed_version PKG: the installed version of PKG, nothing if dpkg
@@ -53,7 +53,7 @@ installed_version() {
 	case $rc in
 	0) awk '$1 == "installed" { print $2 }' <<<"$out" ;;
 	1) ;;
-	*) fail "dpkg-query -W $1 exited with $rc: $out" ;;
+	*) stop "dpkg-query -W $1 exited with $rc: $out" ;;
 	esac
 }
 
@@ -62,7 +62,7 @@ installed_version() {
 archive_versions() {
 	local out rc=0
 	out=$(apt-cache madison "$1" 2>&1) || rc=$?
-	[ "$rc" = 0 ] || fail "apt-cache madison $1 exited with $rc: $out"
+	[ "$rc" = 0 ] || stop "apt-cache madison $1 exited with $rc: $out"
 	# madison right-aligns short package names; deb-src lines end in
 	# "Sources"
 	awk -F' *[|] *' -v p="$1" '{ sub(/^ +/, "") }
@@ -91,7 +91,7 @@ ensure_backports() {
 	backports_configured && return
 	need_root "adding the bookworm-backports apt source (the base kernel comes from it)"
 	[ -r "$KEYRING" ] ||
-		fail "no $KEYRING to check bookworm-backports with: install debian-archive-keyring"
+		stop "no $KEYRING to check bookworm-backports with: install debian-archive-keyring"
 	log "adding the bookworm-backports apt source"
 	cat >"$APT_ETC/sources.list.d/$DEPS_BACKPORTS_FILE" <<SRC
 Types: deb
@@ -156,7 +156,7 @@ choose_version() {
 		VER=$BASE_PKG_VERSION
 	else
 		[ -n "$versions" ] ||
-			fail "no linux-source-6.12 in the apt sources: is bookworm-backports reachable? ('apt-cache policy linux-source-6.12')"
+			stop "no linux-source-6.12 in the apt sources: is bookworm-backports reachable? ('apt-cache policy linux-source-6.12')"
 		VER=$(sort -V <<<"$versions" | tail -n 1)
 		pin_gone "is no longer in the archive; using $VER"
 	fi
@@ -194,14 +194,14 @@ install_missing() {
 		[ "$p" != "${p%%=*}" ] || continue
 		versions=$(archive_versions "${p%%=*}")
 		grep -qxF "$VER" <<<"$versions" ||
-			fail "${p%%=*} $VER is not in the apt sources, though linux-source-6.12 $VER is"
+			stop "${p%%=*} $VER is not in the apt sources, though linux-source-6.12 $VER is"
 	done
 	log "installing: ${missing[*]}"
 	apt_run "installing ${#missing[@]} packages" \
 		apt-get install -y --no-install-recommends ${DOWNGRADE:+"$DOWNGRADE"} "${missing[@]}"
 	list=$(missing_packages "$abi")
 	[ -z "$list" ] ||
-		fail "apt-get install succeeded but these are still not installed: ${list//$'\n'/ }"
+		stop "apt-get install succeeded but these are still not installed: ${list//$'\n'/ }"
 }
 
 main() {

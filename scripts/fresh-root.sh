@@ -64,16 +64,16 @@ TESTS=("clone of the project"
 	  echo "make check's summary in the fresh root")"
        "nothing left mounted or running in the root")
 # ok [NOTE], not_ok REASON: the verdict of the next of TESTS
-ok() { ktap_ok "${TESTS[KTAP_N]}" "${1:-}"; }
-not_ok() { ktap_not_ok "${TESTS[KTAP_N]}" "$1"; }
+ok() { ktap_test_pass "${TESTS[KTAP_N]}" "${1:-}"; }
+not_ok() { ktap_test_fail "${TESTS[KTAP_N]}" "$1"; }
 # skip_rest WHY: the tests that cannot run after an early failure
 skip_rest() {
 	while [ "$KTAP_N" -lt "${#TESTS[@]}" ]; do
-		ktap_skip "${TESTS[KTAP_N]}" "$1"
+		ktap_test_skip "${TESTS[KTAP_N]}" "$1"
 	done
 }
 finish() {
-	ktap_finish fresh-root && exit 0
+	ktap_finished fresh-root && exit 0
 	exit 1
 }
 diag() { sed -u 's/^/# /'; }
@@ -222,7 +222,7 @@ main() {
 	case $ROOT in
 	*[[:space:]\\]*) die "the fresh root's path may not hold blanks or backslashes: $ROOT" ;;
 	esac
-	ktap_plan "${#TESTS[@]}"
+	ktap_set_plan "${#TESTS[@]}"
 
 	left=$(mounts_under_root; procs_in_root)
 	[ -z "$left" ] || die "an earlier run is still mounted or running in $ROOT: ${left//$'\n'/ }"

@@ -116,7 +116,7 @@ on_failure_trap() {
 	exit 1
 }
 
-# failing_as WHO: from here on, fail MESSAGE stops the script with the
+# failing_as WHO: from here on, stop MESSAGE stops the script with the
 # one line "ERROR: WHO: MESSAGE", exiting with SAID inside a $(...) so
 # that the enclosing one passes it on without a second line, and a
 # command that fails where nobody expected it is named on one line too
@@ -125,7 +125,7 @@ failing_as() {
 	FAIL_WHO=$1
 	on_failure "ERROR: $1: stopped at " "$SAID"
 }
-fail() {
+stop() {
 	printf 'ERROR: %s: %s\n' "${FAIL_WHO:?failing_as was not called}" "$*" >&2
 	exit $((BASH_SUBSHELL > 0 ? SAID : 1))
 }
@@ -167,52 +167,15 @@ private_apt() {
 }
 
 # KTAP (Documentation/dev-tools/ktap.rst), the one result format of
-# every runner here: ktap_plan N, then one ktap_ok NAME [NOTE],
-# ktap_not_ok NAME REASON or ktap_skip NAME REASON a test, and
-# ktap_finish WHO, which prints "# WHO: P passed, F failed[, S skipped]"
-# and fails if any did. A runner that cannot count its tests up front
-# skips ktap_plan: its first result prints the version line, and
-# ktap_finish the plan.
-KTAP_N=0
-KTAP_FAILED=0
-KTAP_SKIPPED=0
-KTAP_HEADER=
-KTAP_PLANNED=
-ktap_header() {
-	if [ -z "$KTAP_HEADER" ]; then
-		echo "KTAP version 1"
-		KTAP_N=0 KTAP_FAILED=0 KTAP_SKIPPED=0 KTAP_PLANNED=
-	fi
-	KTAP_HEADER=1
-}
-ktap_plan() { ktap_header; KTAP_PLANNED=1; echo "1..$1"; }
-ktap_ok() {
-	ktap_header
-	KTAP_N=$((KTAP_N + 1))
-	echo "ok $KTAP_N $(tr '#\n' '_ ' <<<"$1${2:+ ($2)}" | sed 's/ $//')"
-}
-ktap_not_ok() {
-	ktap_header
-	KTAP_N=$((KTAP_N + 1))
-	KTAP_FAILED=$((KTAP_FAILED + 1))
-	echo "not ok $KTAP_N $(tr '#\n' '_ ' <<<"$1" | sed 's/ $//') # ${2//$'\n'/ }"
-}
-ktap_skip() {
-	ktap_header
-	KTAP_N=$((KTAP_N + 1))
-	KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
-	echo "ok $KTAP_N $(tr '#\n' '_ ' <<<"$1" | sed 's/ $//') # SKIP ${2//$'\n'/ }"
-}
-ktap_finish() {
-	local skipped=
-	ktap_header
-	[ -n "$KTAP_PLANNED" ] || echo "1..$KTAP_N"
-	[ "$KTAP_SKIPPED" = 0 ] || skipped=", $KTAP_SKIPPED skipped"
-	echo "# $1: $((KTAP_N - KTAP_FAILED - KTAP_SKIPPED)) passed, $KTAP_FAILED failed$skipped"
-	# the next document starts afresh
-	KTAP_HEADER=
-	[ "$KTAP_FAILED" = 0 ]
-}
+# every runner here, printed only through tools/testing/ktap.sh:
+# ktap_set_plan N, then one ktap_test_pass NAME [NOTE], ktap_test_fail
+# NAME REASON or ktap_test_skip NAME REASON a test, and ktap_finished
+# WHO, which prints "# WHO: P passed, F failed[, S skipped]" and fails
+# if any did. A runner that cannot count its tests up front leaves out
+# ktap_set_plan: its first result prints the version line, and
+# ktap_finished the plan.
+# shellcheck source=../tools/testing/ktap.sh
+. "$TOP/tools/testing/ktap.sh"
 
 # harness_env OUTDIR: export what tools/testing/nfsrdma needs: for each
 # kernel the VMs can boot, its release, the root its modules are under
@@ -373,9 +336,9 @@ doc_problems() {
 # and fails if any did
 expect() {
 	if [ "$2" = "$3" ]; then
-		ktap_ok "$1"
+		ktap_test_pass "$1"
 	else
-		ktap_not_ok "$1" "expected '$3', got '$2'"
+		ktap_test_fail "$1" "expected '$3', got '$2'"
 	fi
 }
-expect_summary() { ktap_finish "$CHECK_NAME"; }
+expect_summary() { ktap_finished "$CHECK_NAME"; }

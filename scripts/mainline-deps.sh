@@ -22,7 +22,7 @@
 failing_as mainline-deps
 
 [ -n "${MAINLINE_PKG_VERSION:-}" ] ||
-	fail "MAINLINE_PKG_VERSION is not set: run 'make deps-mainline' (the top-level Makefile pins it)"
+	stop "MAINLINE_PKG_VERSION is not set: run 'make deps-mainline' (the top-level Makefile pins it)"
 
 PKG=linux-source-7.3
 DIR=$BUILD/mainline
@@ -46,12 +46,12 @@ fetch() {
 		log "downloading $PKG $ver (trixie-backports)"
 		(cd "$DIR" && QUIET_WHAT="mainline-deps: apt-get download $PKG=$ver" \
 			quiet private_apt "$APT_DIR" apt-get download "$PKG=$ver")
-		[ -s "$deb" ] || fail "apt-get download left no $deb"
+		[ -s "$deb" ] || stop "apt-get download left no $deb"
 	fi
 	rm -rf "$DIR/x"
-	dpkg-deb -x "$deb" "$DIR/x" || fail "dpkg-deb -x $deb failed"
+	dpkg-deb -x "$deb" "$DIR/x" || stop "dpkg-deb -x $deb failed"
 	[ -s "$DIR/x/usr/src/$PKG.tar.xz" ] ||
-		fail "$deb holds no usr/src/$PKG.tar.xz"
+		stop "$deb holds no usr/src/$PKG.tar.xz"
 }
 
 # fetch_image VERSION KVER: vmlinuz and the modules of VERSION in
@@ -71,14 +71,14 @@ fetch_image() {
 	fi
 	rm -rf "$DIR/image"
 	for deb in "${debs[@]}"; do
-		[ -s "$deb" ] || fail "apt-get download left no $deb"
-		dpkg-deb -x "$deb" "$DIR/image" || fail "dpkg-deb -x $deb failed"
+		[ -s "$deb" ] || stop "apt-get download left no $deb"
+		dpkg-deb -x "$deb" "$DIR/image" || stop "dpkg-deb -x $deb failed"
 	done
 	# Debian 13 ships the modules under /usr/lib; modprobe -d looks in lib
 	[ -e "$DIR/image/lib" ] || ln -s usr/lib "$DIR/image/lib"
 	[ -s "$DIR/image/lib/modules/$kver/vmlinuz" ] ||
-		fail "the $kver packages hold no lib/modules/$kver/vmlinuz"
-	depmod -b "$DIR/image" "$kver" || fail "depmod of the $kver image failed"
+		stop "the $kver packages hold no lib/modules/$kver/vmlinuz"
+	depmod -b "$DIR/image" "$kver" || stop "depmod of the $kver image failed"
 }
 
 main() {
@@ -87,10 +87,10 @@ main() {
 	if [ ! -s "$(deb_of "$ver")" ]; then
 		private_apt_setup "$APT_DIR" "$SUITE"
 		versions=$(archive_versions) ||
-			fail "apt-cache madison $PKG failed"
+			stop "apt-cache madison $PKG failed"
 		if ! grep -qxF "$ver" <<<"$versions"; then
 			[ -n "$versions" ] ||
-				fail "trixie-backports offers no $PKG; is deb.debian.org reachable through apt?"
+				stop "trixie-backports offers no $PKG; is deb.debian.org reachable through apt?"
 			ver=$(head -n 1 <<<"$versions")
 			warn "$PKG $MAINLINE_PKG_VERSION is no longer in trixie-backports; using $ver." \
 				"Set MAINLINE_PKG_VERSION in the Makefile to $ver to silence this"

@@ -31,7 +31,7 @@
 failing_as nfs-utils
 
 [ -n "${NFS_UTILS_PKG_VERSION:-}" ] ||
-	fail "NFS_UTILS_PKG_VERSION is not set: run 'make nfs-utils-mountstats' (the top-level Makefile pins it)"
+	stop "NFS_UTILS_PKG_VERSION is not set: run 'make nfs-utils-mountstats' (the top-level Makefile pins it)"
 
 PKG=nfs-utils
 DIR=$BUILD/nfs-utils
@@ -56,7 +56,7 @@ fetch() {
 	log "downloading the $PKG $1 source package ($SUITE)"
 	(cd "$SRC" && QUIET_WHAT="apt-get source $PKG=$1" \
 		quiet private_apt "$APT_DIR" apt-get source --download-only "$PKG=$1")
-	[ -s "$(dsc_of "$1")" ] || fail "apt-get source left no $(dsc_of "$1")"
+	[ -s "$(dsc_of "$1")" ] || stop "apt-get source left no $(dsc_of "$1")"
 }
 
 # The patches, in series order (the series file minus comments)
@@ -80,13 +80,13 @@ check_tree() {
 	local tree=$1 theirs id
 	[ -d "$tree/.git" ] || return 0
 	[ -z "$(git -C "$tree" status --porcelain)" ] ||
-		fail "$tree has edits that are not committed, let alone in patches/nfs-utils:" \
+		stop "$tree has edits that are not committed, let alone in patches/nfs-utils:" \
 			"commit and export them (patches/README.md), or remove the tree"
 	theirs=" $(series | while read -r p; do cat "$PATCHES/$p"; done |
 		git patch-id --stable | cut -d' ' -f1 | tr '\n' ' ')"
 	for id in $(git -C "$tree" log -p base..HEAD | git patch-id --stable | cut -d' ' -f1); do
 		[[ "$theirs" == *" $id "* ]] ||
-			fail "$tree has commits that patches/nfs-utils lacks: export them with" \
+			stop "$tree has commits that patches/nfs-utils lacks: export them with" \
 				"git format-patch (patches/README.md), or remove the tree"
 	done
 }
@@ -94,12 +94,12 @@ check_tree() {
 main() {
 	local ver=$NFS_UTILS_PKG_VERSION versions upstream tree key p id
 	mkdir -p "$DIR"
-	[ -s "$PATCHES/series" ] || fail "no $PATCHES/series"
+	[ -s "$PATCHES/series" ] || stop "no $PATCHES/series"
 	if [ ! -s "$(dsc_of "$ver")" ]; then
 		PRIVATE_APT_TYPES=deb-src private_apt_setup "$APT_DIR" "$SUITE"
-		versions=$(archive_versions) || fail "apt-cache showsrc $PKG failed"
+		versions=$(archive_versions) || stop "apt-cache showsrc $PKG failed"
 		[ -n "$versions" ] ||
-			fail "$SUITE offers no $PKG source; is deb.debian.org reachable through apt?"
+			stop "$SUITE offers no $PKG source; is deb.debian.org reachable through apt?"
 		if ! grep -qxF "$ver" <<<"$versions"; then
 			ver=$(head -n 1 <<<"$versions")
 			warn "$PKG $NFS_UTILS_PKG_VERSION is no longer in $SUITE; using $ver." \
@@ -121,7 +121,7 @@ main() {
 	# (dpkg-source leaves a copy of the upstream tarball beside the tree)
 	rm -f "$DIR/${PKG}_$upstream.orig.tar."*
 	[ -s "$tree/tools/mountstats/mountstats.py" ] ||
-		fail "$PKG $ver has no tools/mountstats/mountstats.py"
+		stop "$PKG $ver has no tools/mountstats/mountstats.py"
 	cp "$tree/tools/mountstats/mountstats.py" "$DIR/mountstats.orig"
 	# The tree as a git repository, to apply the mails as they are
 	# meant to be applied, and to work on them
@@ -132,18 +132,18 @@ main() {
 	QUIET_WHAT="git commit in $tree" quiet git -C "$tree" "${id[@]}" commit -q -m "$PKG $ver (dpkg-source -x)"
 	git -C "$tree" "${id[@]}" tag base
 	for p in $(series); do
-		[ -s "$PATCHES/$p" ] || fail "the series names $p, which is not in $PATCHES"
+		[ -s "$PATCHES/$p" ] || stop "the series names $p, which is not in $PATCHES"
 		if ! git -C "$tree" "${id[@]}" am -q "$PATCHES/$p" >"$DIR/am.log" 2>&1; then
 			cat "$DIR/am.log" >&2
 			git -C "$tree" "${id[@]}" am --abort >/dev/null 2>&1 || true
-			fail "$p does not apply to $PKG $ver (git am, above)"
+			stop "$p does not apply to $PKG $ver (git am, above)"
 		fi
 	done
 	rm -f "$DIR/am.log"
 	# It must still be Python that the interpreter takes
 	/usr/bin/python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' \
 		"$tree/tools/mountstats/mountstats.py" ||
-		fail "the patched mountstats.py does not parse"
+		stop "the patched mountstats.py does not parse"
 	install -m 755 "$tree/tools/mountstats/mountstats.py" "$DIR/mountstats"
 	chmod 755 "$DIR/mountstats.orig"
 	echo "$ver" >"$DIR/version"

@@ -183,14 +183,14 @@ apply_to_pristine() {
 	git -C "$AMTREE" clean -q -f -d -x
 	if ! git -C "$AMTREE" am -q "${PATCHES[@]}" >"$AMTREE.log" 2>&1; then
 		sed 's/^/# /' "$AMTREE.log"
-		ktap_not_ok "git am" "the series does not apply to pristine $BASE_VERSION"
+		ktap_test_fail "git am" "the series does not apply to pristine $BASE_VERSION"
 		return 1
 	fi
 	if [ "$(git -C "$AMTREE" rev-parse 'HEAD^{tree}')" != "$(tgit rev-parse 'HEAD^{tree}')" ]; then
-		ktap_not_ok "git am" "the series applied to pristine $BASE_VERSION does not reproduce $TREE"
+		ktap_test_fail "git am" "the series applied to pristine $BASE_VERSION does not reproduce $TREE"
 		return 1
 	fi
-	ktap_ok "git am" "the series applies to pristine $BASE_VERSION and reproduces the tree"
+	ktap_test_pass "git am" "the series applies to pristine $BASE_VERSION and reproduces the tree"
 }
 
 # check_patch N COMMIT MAIL BASE-WARNINGS: one KTAP test for one patch
@@ -201,36 +201,36 @@ check_patch() {
 	new=$(cat "$BUILD/checkpatch.out")
 	if [ -n "$new" ]; then
 		printf '%s\n' "$new" | sed 's/^/# /'
-		ktap_not_ok "$what" "checkpatch --strict is not clean"
+		ktap_test_fail "$what" "checkpatch --strict is not clean"
 		return
 	fi
 	if ! new=$(build_warnings "$c" "$BUILD/patchset-build-$SERIES_BASE" 2>&1); then
 		printf '%s\n' "$new" | tail -n 30 | sed 's/^/# /'
-		ktap_not_ok "$what" "net/sunrpc/xprtrdma does not build"
+		ktap_test_fail "$what" "net/sunrpc/xprtrdma does not build"
 		return
 	fi
 	new=$(comm -13 <(printf '%s\n' "$base") <(printf '%s\n' "$new") | sed '/^$/d')
 	if [ -n "$new" ]; then
 		printf '%s\n' "$new" | sed 's/^/# /'
-		ktap_not_ok "$what" "new sparse or W=1 warnings"
+		ktap_test_fail "$what" "new sparse or W=1 warnings"
 		return
 	fi
 	if ! new=$(doc_problems "$c^" "$c"); then
-		ktap_not_ok "$what" "the kernel-doc and rst checks could not run"
+		ktap_test_fail "$what" "the kernel-doc and rst checks could not run"
 		return
 	fi
 	if [ -n "$new" ]; then
 		printf '%s\n' "$new" | sed 's/^/# /'
-		ktap_not_ok "$what" "kernel-doc or rst problems"
+		ktap_test_fail "$what" "kernel-doc or rst problems"
 		return
 	fi
 	[ "$WAIVED" = 0 ] || waived=" ($WAIVED trace-event layout checks waived)"
-	ktap_ok "$what" "checkpatch --strict clean$waived, builds, no new sparse, W=1 or kernel-doc warning, rst clean"
+	ktap_test_pass "$what" "checkpatch --strict clean$waived, builds, no new sparse, W=1 or kernel-doc warning, rst clean"
 }
 
 check_series() {
 	local c n=0 base commits
-	ktap_plan $((2 + ${#PATCHES[@]}))
+	ktap_set_plan $((2 + ${#PATCHES[@]}))
 	if ! apply_to_pristine; then
 		echo "Bail out! the patches cannot be checked one by one"
 		return 1
@@ -239,11 +239,11 @@ check_series() {
 	rm -rf "$BUILD/patchset-build-$SERIES_BASE"
 	if ! base=$(build_warnings base "$BUILD/patchset-build-$SERIES_BASE" 2>&1); then
 		printf '%s\n' "$base" | tail -n 30 | sed 's/^/# /'
-		ktap_not_ok "base build" "the pristine base does not build"
+		ktap_test_fail "base build" "the pristine base does not build"
 		echo "Bail out! the patches cannot be checked one by one"
 		return 1
 	fi
-	ktap_ok "base build" "the pristine base builds; its warnings are every patch's allowance"
+	ktap_test_pass "base build" "the pristine base builds; its warnings are every patch's allowance"
 	mapfile -t commits < <(git -C "$AMTREE" rev-list --reverse base..HEAD)
 	for c in "${commits[@]}"; do
 		check_patch "$((n + 1))" "$c" "${PATCHES[$n]}" "$base"
@@ -255,7 +255,7 @@ check_series() {
 		tgit worktree remove --force "$AMTREE" 2>/dev/null || rm -rf "$AMTREE"
 		rm -rf "$BUILD/patchset-build-$SERIES_BASE"
 	}
-	ktap_finish "patchset $SERIES_BASE"
+	ktap_finished "patchset $SERIES_BASE"
 }
 
 main() {

@@ -145,15 +145,15 @@ stopped_saying() {
 }
 verdict() {
 	if [ -z "$WHY" ]; then
-		ktap_ok "$1"
+		ktap_test_pass "$1"
 	else
-		ktap_not_ok "$1" "wanted: $WHY; deps.sh exited with $RC"
+		ktap_test_fail "$1" "wanted: $WHY; deps.sh exited with $RC"
 		sed 's/^/# | /' <<<"$OUTPUT"
 	fi
 	WHY=
 }
 
-ktap_plan 23
+ktap_set_plan 23
 
 new_case
 run_deps
@@ -342,4 +342,4 @@ unset CASE_PIN
 want "says the pin is not set" stopped_saying "BASE_PKG_VERSION is not set"
 verdict "no pin: stops, saying so"
 
-ktap_finish deps-test
+ktap_finished deps-test

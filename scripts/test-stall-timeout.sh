@@ -30,13 +30,13 @@ expect() {
 	shift 3
 	timeout -k 5 120 "$@" 2>"$ERR" || rc=$?
 	if [ "$rc" != "$want" ]; then
-		ktap_not_ok "$name" "exit status $rc, not $want: $(head -c 200 "$ERR")"
+		ktap_test_fail "$name" "exit status $rc, not $want: $(head -c 200 "$ERR")"
 	elif [ -z "$re" ] && [ -s "$ERR" ]; then
-		ktap_not_ok "$name" "unexpected output: $(head -c 200 "$ERR")"
+		ktap_test_fail "$name" "unexpected output: $(head -c 200 "$ERR")"
 	elif [ -n "$re" ] && ! grep -qE -- "$re" "$ERR"; then
-		ktap_not_ok "$name" "no /$re/ in: $(head -c 200 "$ERR")"
+		ktap_test_fail "$name" "no /$re/ in: $(head -c 200 "$ERR")"
 	else
-		ktap_ok "$name"
+		ktap_test_pass "$name"
 	fi
 }
 
@@ -47,9 +47,9 @@ ended_all() {
 	local left
 	left=$(pgrep -f "$4" || true)
 	if [ "$2" = "$3" ] && [ -z "$left" ]; then
-		ktap_ok "$1"
+		ktap_test_pass "$1"
 	else
-		ktap_not_ok "$1" "exit status $2 (want $3), still running: ${left:-none}"
+		ktap_test_fail "$1" "exit status $2 (want $3), still running: ${left:-none}"
 		pkill -f "$4" || true
 	fi
 }
@@ -58,7 +58,7 @@ ended_all() {
 # for it
 BUSY='i=0; while [ $i -lt 400000 ]; do i=$((i + 1)); done'
 
-ktap_plan 12
+ktap_set_plan 12
 expect "the command's exit status passes through" 7 "" "$ST" 5 sh -c 'exit 7'
 expect "a command that uses no CPU is ended (124)" 124 \
 	'^stall-timeout: sleep 30: no CPU time used for 2 s, ended$' "$ST" 2 sleep 30
@@ -117,4 +117,4 @@ timeout -k 5 120 "$ST" 2 sh -c "(sleep 31.$tag &); sleep 32.$tag" 2>"$ERR" || rc
 ended_all "an orphan of the command is ended with it" "$rc" 124 "^sleep 3[12]\.$tag\$"
 expect "a command not found is 127" 127 'stall-timeout: /nonexistent: ' "$ST" 2 /nonexistent
 expect "a bad limit is a usage error (125)" 125 '^usage: ' "$ST" 0 true
-ktap_finish stall-timeout-test
+ktap_finished stall-timeout-test

@@ -12,16 +12,16 @@ nested() {
 	local rc=0
 	"$2" ${3:+"$3"} 2>&1 | sed 's/^/  /' || rc=$?
 	if [ "$rc" = 0 ]; then
-		ktap_ok "$1"
+		ktap_test_pass "$1"
 	else
-		ktap_not_ok "$1" "its test script exited with status $rc"
+		ktap_test_fail "$1" "its test script exited with status $rc"
 	fi
 }
 
-ktap_plan 3
+ktap_set_plan 3
 nested rpcrdma-cm "$TOP/tools/net/sunrpc/rpcrdma-cm/test-rpcrdma-cm.sh" \
 	"$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm"
 nested rpcrdma-call "$TOP/tools/testing/rpcrdma-call/test-rpcrdma-call.sh" \
 	"$TOP/tools/testing/rpcrdma-call/rpcrdma-call"
 nested scenarios-in-runs "$TOP/tools/testing/nfsrdma/runs-check.sh"
-ktap_finish tools-check
+ktap_finished tools-check

@@ -67,10 +67,9 @@ CAPTURE_SNAPLEN=512
 TOP=$(cd "$HERE/../../.." && pwd)
 WIRESHARK_PLUGIN_DIR=$TOP/tools/net/sunrpc/wireshark
 NFS_UTILS_BUILD=${NFS_UTILS_BUILD:-$TOP/build/nfs-utils}
-PASSED=0
-SKIPPED=0
-FAILED=0
-RUN_N=0
+# KTAP goes out through tools/testing/ktap.sh only
+# shellcheck source=../ktap.sh
+. "$TOP/tools/testing/ktap.sh"
 
 log() { printf '>>> %s\n' "$*" >&2; }
 die() { printf 'run.sh: %s\n' "$*" >&2; exit 2; }
@@ -162,7 +161,7 @@ guest_initramfs() {
 	stage=$(mktemp -d)
 	mkdir -p "$stage/e2e/scenarios"
 	cp "$HERE/guest/init" "$stage/init"
-	cp "$HERE/guest/lib.sh" "$HERE/guest/ctl.cgi" "$stage/e2e/"
+	cp "$HERE/guest/lib.sh" "$HERE/guest/ctl.cgi" "$HERE/../ktap.sh" "$stage/e2e/"
 	cp "$HERE"/scenarios/*.sh "$stage/e2e/scenarios/"
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$OUTDIR/guest.cpio"
 	rm -rf "$stage"
@@ -395,38 +394,10 @@ show_report() {
 	tr -d '\r' <"$1" | sed -n 's/^REPORT: \{0,1\}/  # /p'
 }
 
-# A run's cases, as a KTAP subtest: run_begin COUNT, then case_ok NAME
-# or case_not_ok NAME REASON for each, then run_end RUN
-run_begin() {
-	CASE_N=0
-	RUN_FAILED=0
-	echo "  KTAP version 1"
-	echo "  1..$1"
-}
-case_ok() {
-	CASE_N=$((CASE_N + 1))
-	PASSED=$((PASSED + 1))
-	echo "  ok $CASE_N $1"
-}
-case_skip() {
-	CASE_N=$((CASE_N + 1))
-	SKIPPED=$((SKIPPED + 1))
-	echo "  ok $CASE_N $1 # SKIP $(printf %s "$2" | tr '\n' ' ')"
-}
-case_not_ok() {
-	CASE_N=$((CASE_N + 1))
-	FAILED=$((FAILED + 1))
-	RUN_FAILED=$((RUN_FAILED + 1))
-	echo "  not ok $CASE_N $1 # $(printf %s "$2" | tr '\n' ' ')"
-}
-run_end() {
-	RUN_N=$((RUN_N + 1))
-	if [ "$RUN_FAILED" = 0 ]; then
-		echo "ok $RUN_N $1"
-	else
-		echo "not ok $RUN_N $1 # $RUN_FAILED of $CASE_N cases failed"
-	fi
-}
+# A run's cases, as a KTAP subtest (ktap.sh): ktap_subtest_begin and
+# its plan, then ktap_test_pass NAME, ktap_test_skip NAME WHY or
+# ktap_test_fail NAME REASON for each case, then ktap_subtest_end RUN;
+# KTAP_FAIL counts the run's failed cases meanwhile
 
 # cases_of SCENARIOS TOPOLOGY: how many cases a run of them has: one
 # per scenario, kernel-log, and wire-dissector for a two-host run with
@@ -454,24 +425,25 @@ guest_checks() {
 # up to its kernel-log case (run_two_host may add one more)
 report() {
 	local scenarios=$2 logf=$3 rc=$4 extra=${5:-} s f line trouble=
-	run_begin "$(cases_of "$scenarios" "$([ -n "$extra" ] && echo two-host || echo single)")"
+	ktap_subtest_begin
+	ktap_set_plan "$(cases_of "$scenarios" "$([ -n "$extra" ] && echo two-host || echo single)")"
 	show_report "$logf"
 	for s in $scenarios; do
 		guest_checks "$logf" "$s"
 		line=$(tr -d '\r' <"$logf" | grep -m1 -E "^(not )?ok [0-9]+ $s( #|\$)" || true)
 		case "$line" in
 		"ok "*" # SKIP"*)
-			case_skip "$s" "${line#* # SKIP }" ;;
+			ktap_test_skip "$s" "${line#* # SKIP }" ;;
 		"ok "*)
-			case_ok "$s" ;;
+			ktap_test_pass "$s" ;;
 		"not ok "*)
-			case_not_ok "$s" "${line#* # }" ;;
+			ktap_test_fail "$s" "${line#* # }" ;;
 		*)
 			[ -n "$trouble" ] || trouble=$(vm_trouble "$logf" "$rc")
-			case_not_ok "$s" "$trouble" ;;
+			ktap_test_fail "$s" "$trouble" ;;
 		esac
 	done
-	[ "$RUN_FAILED" = 0 ] || show_tail "$logf"
+	[ "$KTAP_FAIL" = 0 ] || show_tail "$logf"
 	# The consoles hold no kernel splat
 	line=
 	for f in $logf $extra; do
@@ -479,17 +451,17 @@ report() {
 		[ -z "$line" ] || break
 	done
 	if [ -n "$line" ]; then
-		case_not_ok kernel-log "the kernel reported a problem in ${f##*/}: $line"
+		ktap_test_fail kernel-log "the kernel reported a problem in ${f##*/}: $line"
 		# grep reads the file itself: with "tr |" in front, -m1
 		# would end tr with SIGPIPE on a long log, and pipefail the run
 		grep -m1 -A20 -E "$KERNEL_TROUBLE" "$f" | tr -d '\r' | sed 's/^/#     /'
 	else
-		case_ok kernel-log
+		ktap_test_pass kernel-log
 	fi
 	# A client done before the server's init got as far as saying it
 	# is ready (7.3's nfsd start can take longer than a short run) is
 	# no trouble; it is worth showing only when something failed
-	if [ -n "$extra" ] && [ "$RUN_FAILED" -gt 0 ] &&
+	if [ -n "$extra" ] && [ "$KTAP_FAIL" -gt 0 ] &&
 	   ! grep -q '^E2E-SERVER-READY' "$extra"; then
 		echo "# the server VM never became ready: $(grep -m1 '^E2E-SERVER-FAILED' "$extra" |
 			tr -d '\r' | grep . || echo 'no reason in its log')"
@@ -517,7 +489,7 @@ run_single() {
 	VM_PIDS=()
 	rm -f "$OUTDIR/$name.disk"
 	report "$name" "$scenarios" "$logf" "$rc"
-	run_end "$name"
+	ktap_subtest_end "$name"
 }
 
 # wire_check RUN PCAP CLIENT-LOG: the Wireshark dissector's reading of
@@ -526,14 +498,14 @@ run_single() {
 wire_check() {
 	local out rc=0
 	if ! out=$(make -s -C "$WIRESHARK_PLUGIN_DIR" 2>&1); then
-		case_not_ok wire-dissector "the plugin did not build: $out"
+		ktap_test_fail wire-dissector "the plugin did not build: $out"
 		return
 	fi
 	out=$(python3 "$HERE/wire-check.py" "$2" "$3" "$WIRESHARK_PLUGIN_DIR/rpcrdma_cm.so" 2>&1) || rc=$?
 	if [ "$rc" = 0 ]; then
-		case_ok wire-dissector
+		ktap_test_pass wire-dissector
 	else
-		case_not_ok wire-dissector "$(grep -m1 -e '^# first mismatch: ' <<<"$out" |
+		ktap_test_fail wire-dissector "$(grep -m1 -e '^# first mismatch: ' <<<"$out" |
 			sed 's/^# first mismatch: //' | grep . || tail -n 1 <<<"$out")"
 	fi
 	grep -v '^ok ' <<<"$out" | sed 's/^/#     /' || true
@@ -587,17 +559,17 @@ run_two_host() {
 		if awk '{ sub(/\r$/, "") } /^ok [0-9]+ wire-capture$/ { f = 1 } END { exit !f }' "$clog"; then
 			wire_check "$name" "$pcap" "$clog"
 		else
-			case_not_ok wire-dissector "no views of the connects: wire-capture failed"
+			ktap_test_fail wire-dissector "no views of the connects: wire-capture failed"
 		fi
 	fi
 	if [ -f "$pcap" ]; then
-		if [ "$RUN_FAILED" -gt 0 ]; then
+		if [ "$KTAP_FAIL" -gt 0 ]; then
 			echo "# the capture of the link between the VMs: $pcap"
 		elif [ "${E2E_KEEP_CAPTURE:-0}" != 1 ]; then
 			rm -f "$pcap"
 		fi
 	fi
-	run_end "$name"
+	ktap_subtest_end "$name"
 }
 
 # run_times RUN SECONDS: how long the run and each of its scenarios took
@@ -629,8 +601,7 @@ main() {
 	guest_initramfs
 	log "default kernel: $DEFAULT_KERNEL"
 
-	echo "KTAP version 1"
-	echo "1..$(selected_runs "$want" | wc -l)"
+	ktap_set_plan "$(selected_runs "$want" | wc -l)"
 	while read -r name topo cmod smod scenarios; do
 		case "$name" in ''|'#'*) continue ;; esac
 		[ "$want" = "  " ] || [[ "$want" == *" $name "* ]] || continue
@@ -654,8 +625,8 @@ main() {
 		run_times "$name" $((SECONDS - t0))
 	done <"${E2E_RUNS_FILE:-$HERE/runs}"
 	[ "$found" -gt 0 ] || die "no runs in ${E2E_RUNS_FILE:-$HERE/runs}"
-	echo "# e2e: $PASSED passed, $SKIPPED skipped, $FAILED failed"
-	[ "$FAILED" = 0 ]
+	ktap_print_msg "e2e: $KTAP_ALL_PASS passed, $KTAP_ALL_SKIP skipped, $KTAP_ALL_FAIL failed"
+	[ "$KTAP_ALL_FAIL" = 0 ]
 }
 
 main "$@"

@@ -23,15 +23,15 @@ listed() {
 
 names=$(listed | sort -u)
 files=$(cd "$HERE/scenarios" && ls -- *.sh | sed 's/\.sh$//' | sort)
-ktap_plan "$(( $(wc -w <<<"$files") + $(comm -23 <(echo "$names") <(echo "$files") | grep -c .) ))"
+ktap_set_plan "$(( $(wc -w <<<"$files") + $(comm -23 <(echo "$names") <(echo "$files") | grep -c .) ))"
 for s in $files; do
 	if grep -qx -- "$s" <<<"$names"; then
-		ktap_ok "scenario $s" "in a runs file"
+		ktap_test_pass "scenario $s" "in a runs file"
 	else
-		ktap_not_ok "scenario $s" "no runs file names it, so nothing runs it"
+		ktap_test_fail "scenario $s" "no runs file names it, so nothing runs it"
 	fi
 done
 for s in $(comm -23 <(echo "$names") <(echo "$files")); do
-	ktap_not_ok "run of $s" "a runs file names it, but there is no scenarios/$s.sh"
+	ktap_test_fail "run of $s" "a runs file names it, but there is no scenarios/$s.sh"
 done
-ktap_finish runs-check
+ktap_finished runs-check

@@ -12,7 +12,6 @@
 
 set -u
 CM=${1:-$(dirname "$0")/rpcrdma-call}
-echo "KTAP version 1"
 . "$(dirname "$0")/../../net/sunrpc/rpcrdma-cm/test-lib.sh"
 
 expect_exit "no host" 2 'give HOST' --
@@ -46,9 +45,9 @@ expect_exit "option of another command" 2 "'--count' does not apply" \
 	-- 192.0.2.1 --count 1
 no_device_case "no RDMA device" 192.0.2.1 --timeout 2
 if "$CM" --help | tr '\n' ' ' | grep -q 'HOST \[PORT\].*--proc readdir|create|null'; then
-	ok "--help describes the options"
+	ktap_test_pass "--help describes the options"
 else
-	fail "--help describes the options" "no synopsis with --proc"
+	ktap_test_fail "--help describes the options" "no synopsis with --proc"
 fi
 
-test_end rpcrdma-call
+ktap_finished rpcrdma-call

@@ -15,6 +15,8 @@ TOP=$(cd "$HERE/../../.." && pwd)
 SECONDS_WANTED=${1:?usage: run.sh SECONDS [SEED]}
 SEED=${2:-0}
 OUT=${FUZZ_OUT:-$TOP/build/fuzz}
+# shellcheck source=../ktap.sh
+. "$TOP/tools/testing/ktap.sh"
 
 case "$SECONDS_WANTED$SEED" in
 *[!0-9]*) echo "run.sh: SECONDS and SEED are numbers" >&2; exit 2 ;;
@@ -29,15 +31,14 @@ rc=0
 	corpus seeds) >"$OUT/fuzz.log" 2>&1 || rc=$?
 grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$OUT/fuzz.log" || true
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/fuzz.log")
-echo "KTAP version 1"
-echo "1..1"
+ktap_set_plan 1
 if [ "$rc" = 0 ]; then
-	echo "# fuzz: ${execs:-?} executions in ${SECONDS_WANTED}s (seed $SEED), no invariant broken"
-	echo "ok 1 fuzz_cm seed $SEED for ${SECONDS_WANTED}s"
+	ktap_print_msg "fuzz: ${execs:-?} executions in ${SECONDS_WANTED}s (seed $SEED), no invariant broken"
+	ktap_test_pass "fuzz_cm seed $SEED for ${SECONDS_WANTED}s"
 else
 	grep -m5 -E 'fuzz_cm:|ERROR: (Address|Undefined)|runtime error' "$OUT/fuzz.log" |
 		sed 's/^/# /' || tail -n 20 "$OUT/fuzz.log" | sed 's/^/# /'
-	echo "# fuzz: the crashing input is in $OUT/crash-*; full log $OUT/fuzz.log"
-	echo "not ok 1 fuzz_cm seed $SEED for ${SECONDS_WANTED}s # an invariant broke or the harness crashed"
+	ktap_print_msg "fuzz: the crashing input is in $OUT/crash-*; full log $OUT/fuzz.log"
+	ktap_test_fail "fuzz_cm seed $SEED for ${SECONDS_WANTED}s" "an invariant broke or the harness crashed"
 	exit 1
 fi

@@ -3,19 +3,12 @@
 #
 # The helpers of the black-box tests of rpcrdma-cm and rpcrdma-call
 # (tools/testing/rpcrdma-call): source it with CM set to the program
-# under test, print "KTAP version 1", make the checks, then call
-# test_end WHO. Each check is a KTAP case; the plan comes last, since
-# the count depends on the examples.
+# under test, make the checks, then call ktap_finished WHO. Each check
+# is a KTAP case (tools/testing/ktap.sh prints them); the plan comes
+# last, since the count depends on the examples.
 
-PASS=0
-FAIL=0
-N=0
-
-ok()   { PASS=$((PASS + 1)); N=$((N + 1)); printf 'ok %d %s\n' "$N" "$1"; }
-fail() {
-	FAIL=$((FAIL + 1)); N=$((N + 1))
-	printf 'not ok %d %s # %s\n' "$N" "$1" "$(echo "$2" | tr '\n#' ' _')"
-}
+# shellcheck source=../../../testing/ktap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../testing/ktap.sh"
 
 # JSON field of the decode object in $1 (nested with dots: peer.found)
 jfield() {
@@ -34,14 +27,14 @@ expect_json() {
 	out=$("$CM" --json "$@" 2>/dev/null)
 	rc=$?
 	if [ "$rc" != 0 ]; then
-		fail "$name" "exit status $rc for: $(basename "$CM") --json $*"
+		ktap_test_fail "$name" "exit status $rc for: $(basename "$CM") --json $*"
 		return
 	fi
 	for f in $want; do
 		got=$(jfield "$out" "${f%%=*}")
 		[ "$got" = "${f#*=}" ] || bad+="${f%%=*}: want ${f#*=}, got $got; "
 	done
-	if [ -n "$bad" ]; then fail "$name" "$bad"; else ok "$name"; fi
+	if [ -n "$bad" ]; then ktap_test_fail "$name" "$bad"; else ktap_test_pass "$name"; fi
 }
 
 # expect_exit NAME CODE PATTERN -- ARGS...: exit code and a stderr match
@@ -55,11 +48,11 @@ expect_exit() {
 	fi
 	rc=$?
 	if [ "$rc" != "$code" ]; then
-		fail "$name" "exit $rc, want $code: $(basename "$CM") $*"
+		ktap_test_fail "$name" "exit $rc, want $code: $(basename "$CM") $*"
 	elif ! grep -qiE -- "$pattern" <<<"$err"; then
-		fail "$name" "stderr lacks /$pattern/: $err"
+		ktap_test_fail "$name" "stderr lacks /$pattern/: $err"
 	else
-		ok "$name"
+		ktap_test_pass "$name"
 	fi
 }
 
@@ -68,17 +61,10 @@ expect_out() {
 	local name=$1 want=$2 got
 	shift 3
 	got=$("$CM" "$@" 2>/dev/null)
-	if [ "$got" = "$want" ]; then ok "$name"; else fail "$name" "want '$want', got '$got'"; fi
+	if [ "$got" = "$want" ]; then ktap_test_pass "$name"; else ktap_test_fail "$name" "want '$want', got '$got'"; fi
 }
 
 zeros() { printf '00%.0s' $(seq "$1"); }
-
-# test_end WHO: the plan, a summary line, and the status
-test_end() {
-	echo "1..$N"
-	echo "# $1: $PASS passed, $FAIL failed"
-	[ "$FAIL" = 0 ]
-}
 
 # no_device_case NAME ARGS...: without an RDMA device the program fails
 # as "local" (7: no RDMA CM at all) or "no-route" (3: the CM is there,
@@ -88,15 +74,14 @@ no_device_case() {
 	local name=$1 out rc got
 	shift
 	if ls /sys/class/infiniband/* >/dev/null 2>&1; then
-		N=$((N + 1))
-		echo "ok $N $name # SKIP this host has an RDMA device"
+		ktap_test_skip "$name" "this host has an RDMA device"
 		return
 	fi
 	out=$("$CM" --json "$@" 2>/dev/null)
 	rc=$?
 	got=$(jfield "$out" error)
 	case "$rc:$got" in
-	7:'"local"'|3:'"no-route"') ok "$name" ;;
-	*) fail "$name" "exit $rc, error $got, want 7 local or 3 no-route" ;;
+	7:'"local"'|3:'"no-route"') ktap_test_pass "$name" ;;
+	*) ktap_test_fail "$name" "exit $rc, error $got, want 7 local or 3 no-route" ;;
 	esac
 }

@@ -10,7 +10,6 @@
 
 set -u
 CM=${1:-$(dirname "$0")/rpcrdma-cm}
-echo "KTAP version 1"
 . "$(dirname "$0")/test-lib.sh"
 
 
@@ -51,14 +50,14 @@ expect_json "decode: identifier cut by the end" \
 # text output: one "key: value" line per field
 text_field() { "$CM" "${@:2}" 2>/dev/null | sed -n "s/^$1: *//p"; }
 got=$(text_field status decode f6ab0e180101)
-if [ "$got" = truncated ]; then ok "decode: text output names the status"
-else fail "decode: text output names the status" "status: '$got'"; fi
+if [ "$got" = truncated ]; then ktap_test_pass "decode: text output names the status"
+else ktap_test_fail "decode: text output names the status" "status: '$got'"; fi
 got=$(text_field send_size decode f6ab0e18 01 01 03 0f)
-if [ "$got" = 4096 ]; then ok "decode: text output of a valid message"
-else fail "decode: text output of a valid message" "send_size: '$got'"; fi
+if [ "$got" = 4096 ]; then ktap_test_pass "decode: text output of a valid message"
+else ktap_test_fail "decode: text output of a valid message" "send_size: '$got'"; fi
 got=$(text_field server_to_client negotiate --role client --send 8K --recv 2K --peer f6ab0e1801010f0f)
-if [ "$got" = 2048 ]; then ok "negotiate: text output"
-else fail "negotiate: text output" "server_to_client: '$got'"; fi
+if [ "$got" = 2048 ]; then ktap_test_pass "negotiate: text output"
+else ktap_test_fail "negotiate: text output" "server_to_client: '$got'"; fi
 
 # --- encode ---
 expect_out "encode: 4 KiB / 16 KiB with R" "f6ab0e18 01 01 03 0f" \
@@ -138,14 +137,14 @@ done
 
 no_device_case "probe: no RDMA device" probe 192.0.2.1 --timeout 2
 if "$CM" --help | grep -q 'negotiate --role client|server'; then
-	ok "--help describes every command"
+	ktap_test_pass "--help describes every command"
 else
-	fail "--help describes every command" "no negotiate synopsis"
+	ktap_test_fail "--help describes every command" "no negotiate synopsis"
 fi
 if "$CM" --help | grep -q 'rpcrdma-cm(8)'; then
-	ok "--help points at the manual page"
+	ktap_test_pass "--help points at the manual page"
 else
-	fail "--help points at the manual page" "no rpcrdma-cm(8) in --help"
+	ktap_test_fail "--help points at the manual page" "no rpcrdma-cm(8) in --help"
 fi
 expect_exit "call is not a command of rpcrdma-cm" 2 "unknown command 'call'" -- call 192.0.2.1
 
@@ -173,16 +172,16 @@ while IFS=$'\037' read -r -d $'\036' args want; do
 	eval "set -- $args"
 	got=$("$CM" "$@" 2>&1)
 	if [ "$got" = "${want%$'\n'}" ]; then
-		ok "README example: rpcrdma-cm $args"
+		ktap_test_pass "README example: rpcrdma-cm $args"
 	else
-		fail "README example: rpcrdma-cm $args" \
+		ktap_test_fail "README example: rpcrdma-cm $args" \
 			"prints$(diff <(echo "${want%$'\n'}") <(echo "$got") | sed -n 's/^[<>]/&/p' | tr '\n' ' ')"
 	fi
 done < <(readme_examples)
 if [ "$n_examples" -ge 4 ]; then
-	ok "README.md has its examples ($n_examples with output)"
+	ktap_test_pass "README.md has its examples ($n_examples with output)"
 else
-	fail "README.md has its examples" "found $n_examples with output, expected at least 4"
+	ktap_test_fail "README.md has its examples" "found $n_examples with output, expected at least 4"
 fi
 
-test_end rpcrdma-cm
+ktap_finished rpcrdma-cm

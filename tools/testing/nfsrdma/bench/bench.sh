@@ -46,23 +46,24 @@ runs=$E2E_OUT/bench.runs
 	[ "$MODE" = mem ] || echo "bench single ours ours bench"
 } >"$runs"
 
-# KTAP: two tests, the workload (run.sh's runs nested in it) and the
-# report's checks (nested likewise)
-echo "KTAP version 1"
-echo "1..2"
+# KTAP (tools/testing/ktap.sh): two tests, the workload (run.sh's runs
+# nested in it) and the report's checks (nested likewise)
+# shellcheck source=../../ktap.sh
+. "$HERE/../../ktap.sh"
+ktap_set_plan 2
 start=$(date +%s)
 rc=0
 # The memory runs of --mem measure every threshold, as full does
 E2E_RUNS_FILE=$runs E2E_APPEND="e2e.bench=${MODE/mem/full}" \
 E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-5400} E2E_VM_TIMEOUT=${E2E_VM_TIMEOUT:-6000} \
 	"$HERE/../run.sh" 2>&1 | sed 's/^/  /' || rc=$?
-echo "# bench: VM runs took $(($(date +%s) - start)) s"
+ktap_print_msg "bench: VM runs took $(($(date +%s) - start)) s"
 if [ "$rc" != 0 ]; then
-	echo "not ok 1 workload # it failed (logs in $E2E_OUT)"
-	echo "ok 2 report # SKIP no workload to report on"
+	ktap_test_fail workload "it failed (logs in $E2E_OUT)"
+	ktap_test_skip report "no workload to report on"
 	exit 1
 fi
-echo "ok 1 workload"
+ktap_test_pass workload
 
 logs=("$E2E_OUT/mem-ours-client.log")
 [ "$MODE" = quick ] || logs+=("$E2E_OUT/mem-stock-client.log")
@@ -70,8 +71,8 @@ logs=("$E2E_OUT/mem-ours-client.log")
 rc=0
 "$HERE/report.py" "$OUTDIR" "${logs[@]}" --check "$MODE" 2>&1 | sed 's/^/  /' || rc=$?
 if [ "$rc" = 0 ]; then
-	echo "ok 2 report"
+	ktap_test_pass report
 else
-	echo "not ok 2 report # a check of the results failed, or there were none"
+	ktap_test_fail report "a check of the results failed, or there were none"
 	exit 1
 fi

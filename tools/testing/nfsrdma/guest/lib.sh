@@ -3,8 +3,11 @@
 #
 # A scenario reports each check as a KTAP test case, nested in the
 # scenario's own result line (guest/init prints that one): pass WHAT,
-# expect_eq and expect_ge. It ends in error with fail; the first
+# expect_eq and expect_ge. It ends in error with fail_scenario; the first
 # failure's reason is what the host prints.
+
+# KTAP goes out through ktap.sh only (tools/testing/ktap.sh)
+. /e2e/ktap.sh
 
 E2E_SERVER=192.0.2.1
 E2E_PORT=20049
@@ -18,13 +21,19 @@ CHECKS_FILE=/tmp/e2e-checks
 
 say() { echo "E2E: $*"; }
 
-# check_line RESULT WHAT [REASON]: one nested KTAP test case ("  ok N
-# WHAT" or "  not ok N WHAT # REASON"); '#' would end a description
+# check_line RESULT WHAT [REASON]: one KTAP test case nested in the
+# scenario's result (guest/init prints that one): "  ok N WHAT" or
+# "  not ok N WHAT # REASON". The scenario runs in a subshell of its own,
+# so the count lives in CHECKS_FILE, for init's plan.
 check_line() {
-	local n
-	n=$(($(cat "$CHECKS_FILE" 2>/dev/null || echo 0) + 1))
-	echo $n >"$CHECKS_FILE"
-	echo "  $1 $n $(printf %s "$2" | tr '#\n' '_ ')${3:+ # $(printf %s "$3" | tr '\n' ' ')}"
+	KTAP_INDENT="  " KTAP_HEADER=1
+	KTAP_N=$(cat "$CHECKS_FILE" 2>/dev/null || echo 0)
+	if [ "$1" = ok ]; then
+		ktap_test_pass "$2"
+	else
+		ktap_test_fail "$2" "$3"
+	fi
+	echo "$KTAP_N" >"$CHECKS_FILE"
 }
 
 # pass WHAT: a check that passed, where the scenario decided so itself
@@ -47,8 +56,9 @@ require() {
 	"$@" >/dev/null 2>&1 || skip "needs $what"
 }
 
-# fail REASON: end the scenario (it runs in a subshell) with a reason
-fail() {
+# fail_scenario REASON: end the scenario (it runs in a subshell), failed,
+# with REASON
+fail_scenario() {
 	[ -s "$REASON_FILE" ] || echo "$*" >"$REASON_FILE"
 	echo "E2E-FAIL: $*"
 	exit 1
@@ -60,7 +70,7 @@ expect_eq() {
 		check_line ok "$1 = $3"
 	else
 		check_line "not ok" "$1" "expected $3, got ${2:-nothing}"
-		fail "$1: expected $3, got ${2:-nothing}"
+		fail_scenario "$1: expected $3, got ${2:-nothing}"
 	fi
 }
 
@@ -70,7 +80,7 @@ expect_ge() {
 		check_line ok "$1 = $2 (>= $3)"
 	else
 		check_line "not ok" "$1" "expected at least $3, got ${2:-nothing}"
-		fail "$1: expected at least $3, got ${2:-nothing}"
+		fail_scenario "$1: expected at least $3, got ${2:-nothing}"
 	fi
 }
 
@@ -80,7 +90,7 @@ wait_for() {
 	shift 2
 	while ! "$@" >/dev/null 2>&1; do
 		i=$((i + 1))
-		[ $i -lt "$n" ] || fail "timed out waiting for $what"
+		[ $i -lt "$n" ] || fail_scenario "timed out waiting for $what"
 		sleep 1
 	done
 }
@@ -88,7 +98,7 @@ wait_for() {
 # run CMD...: show and run a command; fail the scenario if it fails
 run() {
 	echo "+ $*"
-	"$@" || fail "'$*' failed with status $?"
+	"$@" || fail_scenario "'$*' failed with status $?"
 }
 
 # jget KEY < JSON: the value of "KEY" in one line of rpcrdma-cm's JSON,
@@ -99,7 +109,7 @@ jget() {
 
 # ctl REQUEST: the answer of the server VM of a two-host run, through
 # its control channel (guest/ctl.cgi; three tries). Called in $(...),
-# where fail cannot end the scenario, so callers check for an answer.
+# where fail_scenario cannot end the scenario, so callers check for an answer.
 E2E_CTL=http://$E2E_SERVER:8080/cgi-bin/ctl
 ctl() {
 	local url="$E2E_CTL?$1"
@@ -115,8 +125,8 @@ nfsd_running() { [ "$(cat /proc/fs/nfsd/threads 2>/dev/null)" -gt 0 ] 2>/dev/nul
 # threads without a listener; 6.12 may keep the listener across a stop)
 nfsd_up() {
 	grep -qx "rdma $E2E_PORT" /proc/fs/nfsd/portlist 2>/dev/null ||
-		echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist || fail "nfsd: cannot listen on rdma $E2E_PORT"
-	echo 4 >/proc/fs/nfsd/threads || fail "nfsd: cannot start threads"
+		echo "rdma $E2E_PORT" >/proc/fs/nfsd/portlist || fail_scenario "nfsd: cannot listen on rdma $E2E_PORT"
+	echo 4 >/proc/fs/nfsd/threads || fail_scenario "nfsd: cannot start threads"
 }
 
 # nfsd_end_grace: end nfsd's grace period now, and see that it ended.
@@ -137,7 +147,7 @@ nfsd_end_grace() {
 # CMD (to change a setting or the module), and start it again. The
 # caller decides whether to wait out the grace period.
 nfsd_restart() {
-	echo 0 >/proc/fs/nfsd/threads || fail "nfsd: cannot stop"
+	echo 0 >/proc/fs/nfsd/threads || fail_scenario "nfsd: cannot stop"
 	[ $# = 0 ] || "$@"
 	nfsd_up
 }
@@ -162,7 +172,7 @@ nfsd_start() {
 		rpc.mountd -N 2 -F -p "$E2E_MOUNTD_PORT" >/tmp/mountd.log 2>&1 &
 	echo 10 >/proc/fs/nfsd/nfsv4leasetime
 	echo 10 >/proc/fs/nfsd/nfsv4gracetime
-	echo "+3 +4.1" >/proc/fs/nfsd/versions || fail "nfsd versions"
+	echo "+3 +4.1" >/proc/fs/nfsd/versions || fail_scenario "nfsd versions"
 	conns_record || say "no record of nfsd's connections (sunrpc:svc_xprt_accept, svc_xprt_free)"
 	nfsd_up
 	# Skip the grace period, or every OPEN waits it out
@@ -205,7 +215,7 @@ workload() {
 	run mkdir "$mnt/dir"
 	i=0
 	while [ $i -lt 500 ]; do
-		: >"$mnt/dir/entry-with-a-longish-name-$i" || fail "create $i"
+		: >"$mnt/dir/entry-with-a-longish-name-$i" || fail_scenario "create $i"
 		i=$((i + 1))
 	done
 	echo 3 >/proc/sys/vm/drop_caches
@@ -213,7 +223,7 @@ workload() {
 	expect_eq "entries listed after 500 creates" "$n" 500
 	i=0
 	while [ $i -lt 500 ]; do
-		rm "$mnt/dir/entry-with-a-longish-name-$i" || fail "unlink $i"
+		rm "$mnt/dir/entry-with-a-longish-name-$i" || fail_scenario "unlink $i"
 		i=$((i + 1))
 	done
 	n=$(ls "$mnt/dir" | wc -l)
@@ -266,9 +276,9 @@ listening() {
 	local end=$(($(cut -d. -f1 /proc/uptime) + 60))
 	until grep -q '"event": "listening"' "$1" 2>/dev/null; do
 		kill -0 "$2" 2>/dev/null ||
-			fail "rpcrdma-cm listen ended before listening: $(tr '\n' ' ' <"$1")"
+			fail_scenario "rpcrdma-cm listen ended before listening: $(tr '\n' ' ' <"$1")"
 		[ "$(cut -d. -f1 /proc/uptime)" -lt $end ] ||
-			fail "rpcrdma-cm listen did not listen within 60 s"
+			fail_scenario "rpcrdma-cm listen did not listen within 60 s"
 		sleep 0.1
 	done
 }
@@ -289,10 +299,10 @@ client_pdata() {
 	mount.nfs "$E2E_SERVER:/" /mnt/listen \
 		-o "proto=rdma,port=$port,vers=4.1,soft,timeo=10,retrans=1" >/dev/null 2>&1 &
 	mpid=$!
-	wait $lpid || fail "rpcrdma-cm listen exited with status $?"
+	wait $lpid || fail_scenario "rpcrdma-cm listen exited with status $?"
 	kill -9 $mpid 2>/dev/null
 	grep '"connect-request"' /tmp/listen.out | head -n 1 | grep . ||
-		fail "rpcrdma-cm listen saw no connect request from the kernel client"
+		fail_scenario "rpcrdma-cm listen saw no connect request from the kernel client"
 }
 
 # mount_traced MOUNTPOINT [VERS]: nfs_mount VERS (default 4.1) with the
@@ -301,7 +311,7 @@ client_pdata() {
 mount_traced() {
 	local t=/sys/kernel/tracing
 	echo 1 >$t/events/rpcrdma/xprtrdma_inline_thresh/enable ||
-		fail "no xprtrdma_inline_thresh tracepoint"
+		fail_scenario "no xprtrdma_inline_thresh tracepoint"
 	echo >$t/trace
 	nfs_mount "${2:-4.1}" "$1"
 	THRESH_EVENT=$(grep -m1 xprtrdma_inline_thresh $t/trace)
@@ -331,7 +341,7 @@ expect_tp() {
 	local what=$1 ev=$2 kv got
 	shift 2
 	echo "$ev"
-	[ -n "$ev" ] || fail "$what: no event"
+	[ -n "$ev" ] || fail_scenario "$what: no event"
 	for kv in "$@"; do
 		# A field the line lacks is a failure, even against an empty
 		# expectation
@@ -404,9 +414,9 @@ conns_live() {
 wait_conns() {
 	local i=0 now
 	until now=$(conns_live) && [ "$now" = "$1" ]; do
-		case "$now" in unknown*) fail "$3: $now" ;; esac
+		case "$now" in unknown*) fail_scenario "$3: $now" ;; esac
 		i=$((i + 1))
-		[ $i -lt "$2" ] || fail "$3: nfsd holds $now connections after $2 s, expected $1"
+		[ $i -lt "$2" ] || fail_scenario "$3: nfsd holds $now connections after $2 s, expected $1"
 		sleep 1
 	done
 }
@@ -430,7 +440,7 @@ fill_root() {
 	fi
 	while [ $i -lt "$1" ]; do
 		: >"$dir/$(printf 'file-with-a-name-of-forty-characters-%03d' $i)" ||
-			fail "creating entry $i in $dir"
+			fail_scenario "creating entry $i in $dir"
 		i=$((i + 1))
 	done
 	[ "$dir" = /export ] || run umount /mnt/fill
@@ -449,14 +459,14 @@ call_server() {
 answer() { grep "\"call\": \"$2\"" "$1" | grep -v '"event": "sent"' | head -n 1; }
 
 # expect_reply WHAT FILE CALL: CALL got a well-formed reply, left in
-# $ANSWER; else fail with what came instead (a Receive error when the
+# $ANSWER; else fail_scenario with what came instead (a Receive error when the
 # server Sent more than the Receive buffers hold)
 expect_reply() {
 	local ev
 	ANSWER=$(answer "$2" "$3")
 	ev=$(echo "$ANSWER" | jget event)
 	[ "$ev" = reply ] ||
-		fail "$1: $3: expected a reply, got ${ev:-nothing}${ANSWER:+ ($(echo "$ANSWER" | jget wc_status)$(echo "$ANSWER" | jget detail))}"
+		fail_scenario "$1: $3: expected a reply, got ${ev:-nothing}${ANSWER:+ ($(echo "$ANSWER" | jget wc_status)$(echo "$ANSWER" | jget detail))}"
 	expect_eq "$1: $3: well_formed" "$(echo "$ANSWER" | jget well_formed)" true
 }
 

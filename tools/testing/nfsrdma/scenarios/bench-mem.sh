@@ -15,14 +15,14 @@
 # Prints one BENCH-MEM line per threshold for report.py.
 # e2e-needs: fio
 R=/proc/sys/sunrpc
-[ "$E2E_ROLE" = client ] || fail "bench-mem runs in the client VM of a two-host run"
-command -v fio >/dev/null || fail "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
+[ "$E2E_ROLE" = client ] || fail_scenario "bench-mem runs in the client VM of a two-host run"
+command -v fio >/dev/null || fail_scenario "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
 N=4
 KIBS="1 4 16 64 256"
 [ "$E2E_BENCH" = quick ] && KIBS="1 64"
-[ "$(ctl addrs=$N)" = ok ] || fail "the server's control channel did not add $N addresses"
+[ "$(ctl addrs=$N)" = ok ] || fail_scenario "the server's control channel did not add $N addresses"
 credits=$(ctl credits)
-[ -n "$credits" ] || fail "the server's control channel did not answer"
+[ -n "$credits" ] || fail_scenario "the server's control channel did not answer"
 
 # connect SIZE: the N mounts, each moving SIZE octets each way, then
 # small reads under load
@@ -69,7 +69,7 @@ for k in $KIBS; do
 	sv=$(ctl size=$size)
 	case "$sv" in
 	ok\ *|refused\ *) ;;
-	*) fail "$k KiB: the server's control channel answered '$sv' to size=$size" ;;
+	*) fail_scenario "$k KiB: the server's control channel answered '$sv' to size=$size" ;;
 	esac
 	if [ "$cl" != ok ] || [ "${sv%% *}" != ok ]; then
 		echo "BENCH-MEM module=$E2E_RPCRDMA size=$size status=refused client=$(cat $R/rdma_max_inline_read) server=${sv#* }"
@@ -88,7 +88,7 @@ for k in $KIBS; do
 	se=$(ctl mem)
 	case "$sb/$sa/$se" in
 	*[0-9],*[0-9],*[0-9],*[0-9]/*[0-9],*[0-9],*[0-9],*[0-9]/*[0-9],*[0-9],*[0-9],*[0-9]) ;;
-	*) fail "$k KiB: the server's control channel gave no memory readings ($sb/$sa/$se)" ;;
+	*) fail_scenario "$k KiB: the server's control channel gave no memory readings ($sb/$sa/$se)" ;;
 	esac
 	echo "BENCH-MEM module=$E2E_RPCRDMA size=$size status=ok n=$N credits=$credits qps=$cq/$sq client=$cb/$ca/$ce server=$sb/$sa/$se"
 	expect_eq "$k KiB: connections on each end" "$cq/$sq" "$N/$N"

@@ -21,7 +21,7 @@
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 MNT=/mnt/bench
-command -v fio >/dev/null || fail "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
+command -v fio >/dev/null || fail_scenario "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
 local_nfsd
 
 if [ "$E2E_BENCH" = quick ]; then
@@ -32,7 +32,7 @@ else
 	CONFIGS="stock legacy-1k 4k 16k 64k 256k 16k-noinv"
 	RWS="write read randwrite randread"
 fi
-[ "$E2E_RPCRDMA" = ours ] || fail "the bench boots with our module and swaps in the stock one"
+[ "$E2E_RPCRDMA" = ours ] || fail_scenario "the bench boots with our module and swaps in the stock one"
 MODULE=ours
 
 # swap_module ours|stock: with nfsd stopped, reload rpcrdma.ko
@@ -40,10 +40,10 @@ swap_module() {
 	local i=0
 	until rmmod rpcrdma 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -lt 30 ] || fail "cannot unload rpcrdma (refcnt $(cat /sys/module/rpcrdma/refcnt))"
+		[ $i -lt 30 ] || fail_scenario "cannot unload rpcrdma (refcnt $(cat /sys/module/rpcrdma/refcnt))"
 		sleep 1
 	done
-	insmod /lib/modules/e2e/rpcrdma-$1.ko || fail "cannot load the $1 rpcrdma.ko"
+	insmod /lib/modules/e2e/rpcrdma-$1.ko || fail_scenario "cannot load the $1 rpcrdma.ko"
 }
 
 # use_module ours|stock: nfsd on that rpcrdma.ko
@@ -62,12 +62,12 @@ set_config() {
 	legacy-1k) size=1024 ;;
 	16k-noinv) size=16384 inv=0 ;;
 	*k) size=$((${1%k} * 1024)) ;;
-	*) fail "unknown configuration $1" ;;
+	*) fail_scenario "unknown configuration $1" ;;
 	esac
 	use_module ours
 	echo $size >$S/max_req_size && echo $size >$R/rdma_max_inline_read &&
 		echo $size >$R/rdma_max_inline_write && echo $inv >$S/remote_invalidate &&
-		echo $inv >$R/rdma_remote_invalidate || fail "$1: tunables refused"
+		echo $inv >$R/rdma_remote_invalidate || fail_scenario "$1: tunables refused"
 }
 
 # Sends With Invalidate: the trace instance SWI records only the
@@ -77,7 +77,7 @@ set_config() {
 # instance, and the event starts disabled in the one loaded next; the
 # configurations swap modules only between steps).
 SWI=/sys/kernel/tracing/instances/e2e-bench-swi
-[ -d $SWI ] || mkdir $SWI || fail "cannot make the trace instance $SWI"
+[ -d $SWI ] || mkdir $SWI || fail_scenario "cannot make the trace instance $SWI"
 echo 64 >$SWI/buffer_size_kb
 # swi_count: that count, or -1 when the module has no such event
 swi_count() {
@@ -123,7 +123,7 @@ measure() {
 	echo 3 >/proc/sys/vm/drop_caches
 	b=$(counters)
 	t0=$(now_ms)
-	out=$("$@" 2>&1) || fail "$cfg/$step: $* failed: $(echo "$out" | tail -n 3)"
+	out=$("$@" 2>&1) || fail_scenario "$cfg/$step: $* failed: $(echo "$out" | tail -n 3)"
 	t1=$(now_ms)
 	a=$(counters)
 	ms=$((t1 - t0))
@@ -168,7 +168,7 @@ while [ $rep -le $REPEATS ]; do
 			fio --name=prep --filename=$MNT/io$bs --rw=write --bs=${bs}k \
 				--size=$((NIO * bs))k --direct=1 --ioengine=psync \
 				--verify=crc32c --do_verify=0 --minimal >/dev/null 2>&1 ||
-				fail "$cfg: cannot write $MNT/io$bs"
+				fail_scenario "$cfg: cannot write $MNT/io$bs"
 			for rw in $RWS; do
 				v="--verify=crc32c"
 				case $rw in *write) v="$v --do_verify=0" ;; esac

@@ -20,16 +20,16 @@ run sh -c "echo $size >$R/rdma_max_inline_read"
 run sh -c "echo $size >$R/rdma_max_inline_write"
 dd if=/dev/urandom of=/tmp/frag bs=$io count=$((4194304 / ${io%k} / 1024)) 2>/dev/null
 sum=$(md5sum </tmp/frag)
-echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no xprtrdma_inline_thresh tracepoint"
-echo 1 >$T/events/rpcrdma/xprtrdma_disconnect/enable || fail "no xprtrdma_disconnect tracepoint"
+echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail_scenario "no xprtrdma_inline_thresh tracepoint"
+echo 1 >$T/events/rpcrdma/xprtrdma_disconnect/enable || fail_scenario "no xprtrdma_disconnect tracepoint"
 # Stock has no svcrdma_cm_accept; its mount fails before it is needed
 [ "$E2E_RPCRDMA" = stock ] || echo 1 >$T/events/rpcrdma/svcrdma_cm_accept/enable ||
-	fail "no svcrdma_cm_accept tracepoint"
+	fail_scenario "no svcrdma_cm_accept tracepoint"
 
 # Fragment: columns 5 onwards of /proc/buddyinfo count free blocks of
 # order 4 and up. ZONE_DMA (the first 16 MiB) is left out: the
 # allocator keeps it for allocations that need it.
-fragment || fail "cannot load nfsrdma_fragment.ko"
+fragment || fail_scenario "cannot load nfsrdma_fragment.ko"
 # A block can form whole between two sweeps (its last page freed), and
 # lasts until the next; one reading of fifty in a row, over five
 # seconds, must find none (a slow guest runs the sweeps late)
@@ -60,7 +60,7 @@ while [ $i -lt 8 ]; do
 	mount.nfs "$E2E_SERVER:/" /mnt/frag -o "proto=rdma,port=$E2E_PORT,vers=4.1,retry=0" || rc=$?
 	if [ $rc != 0 ]; then
 		why=$(dmesg | grep -o '[a-z_]*: page allocation failure: order:[0-9]*' | head -n 1)
-		fail "mount $i: mount.nfs exited with status $rc${why:+ after $why}"
+		fail_scenario "mount $i: mount.nfs exited with status $rc${why:+ after $why}"
 	fi
 	run dd if=/tmp/frag of=/mnt/frag/f bs=$io oflag=direct 2>/dev/null
 	echo 3 >/proc/sys/vm/drop_caches

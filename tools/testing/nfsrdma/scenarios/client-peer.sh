@@ -7,7 +7,7 @@
 # The IB CM pads an accept reply to 196 octets with zeroes, so six
 # octets "f6ab0e18 01 01" arrive as a valid message of 1024/1024.
 T=/sys/kernel/tracing
-echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no tracepoint"
+echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail_scenario "no tracepoint"
 port=20060
 
 # check NAME LISTEN-OPTIONS STATUS OFFSET VERSION S_SEND S_RECV S_R C2S S2C SWI
@@ -26,7 +26,7 @@ check() {
 	# The event of the connection to this port, once it is established
 	until line=$(grep -m1 "xprtrdma_inline_thresh: .* -> [^ ]*:$port " $T/trace); do
 		i=$((i + 1))
-		[ $i -lt 240 ] || fail "$name: no xprtrdma_inline_thresh event for port $port in 60 s"
+		[ $i -lt 240 ] || fail_scenario "$name: no xprtrdma_inline_thresh event for port $port in 60 s"
 		sleep 0.25
 	done
 	expect_tp "$name" "$line" server_status="$3" server_offset="$4" server_version="$5" \

@@ -33,7 +33,7 @@ restore() {
 }
 trap restore EXIT
 # One xprtrdma_inline_thresh line per connection the client makes
-echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no tracepoint"
+echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail_scenario "no tracepoint"
 echo >$T/trace
 echo 65536 >$S/max_req_size
 echo 65536 >$R/rdma_max_inline_read
@@ -82,7 +82,7 @@ fio_rounds() {
 		echo $i >/tmp/rl.fio.count
 	done
 }
-command -v fio >/dev/null || fail "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
+command -v fio >/dev/null || fail_scenario "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
 rm -f /tmp/rl.fio.count /tmp/rl.fio.on
 fio_rounds &
 pids=$!

@@ -5,7 +5,7 @@
 # events and its mountstats line follow.
 sys=/proc/sys/sunrpc
 T=/sys/kernel/tracing
-echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no tracepoint"
+echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail_scenario "no tracepoint"
 echo >$T/trace
 local_nfsd
 nfs_mount 4.1 /mnt/rc
@@ -23,7 +23,7 @@ run ls -l /mnt/rc
 i=0
 until [ "$(grep 'xprtrdma_inline_thresh:' $T/trace | tail -n 1 | tp_get server_send)" = 16384 ]; do
 	i=$((i + 1))
-	[ $i -lt 60 ] || fail "the client never reconnected with new values: $(grep -c 'xprtrdma_inline_thresh:' $T/trace) connections traced"
+	[ $i -lt 60 ] || fail_scenario "the client never reconnected with new values: $(grep -c 'xprtrdma_inline_thresh:' $T/trace) connections traced"
 	ls /mnt/rc >/dev/null 2>&1
 	sleep 1
 done

@@ -8,14 +8,14 @@
 T=/sys/kernel/tracing
 sys=/proc/sys/sunrpc
 local_nfsd
-echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail "no tracepoint"
+echo 1 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable || fail_scenario "no tracepoint"
 dd if=/dev/urandom of=/tmp/src bs=64k count=16 2>/dev/null
 sum=$(md5sum </tmp/src)
 for server in 4096 16384 65536; do
-	echo $server >$sys/svc_rdma/max_req_size || fail "server max_req_size $server"
+	echo $server >$sys/svc_rdma/max_req_size || fail_scenario "server max_req_size $server"
 	for client in 1024 4096 65536 262144; do
-		echo $client >$sys/rdma_max_inline_read || fail "client read $client"
-		echo $client >$sys/rdma_max_inline_write || fail "client write $client"
+		echo $client >$sys/rdma_max_inline_read || fail_scenario "client read $client"
+		echo $client >$sys/rdma_max_inline_write || fail_scenario "client write $client"
 		want=$client
 		[ $server -lt $want ] && want=$server
 		echo >$T/trace

@@ -15,7 +15,7 @@ refused() {
 	local before
 	before=$(cat "$1")
 	if printf '%s\n' "$2" >"$1" 2>/dev/null; then
-		fail "$1: '$2' was accepted"
+		fail_scenario "$1: '$2' was accepted"
 	fi
 	expect_eq "$1 after '$2'" "$(cat "$1")" "$before"
 }
@@ -25,7 +25,7 @@ refused() {
 taken() {
 	local n
 	dmesg -c >/dev/null
-	printf '%s\n' "$2" >"$1" || fail "$1 refused '$2'"
+	printf '%s\n' "$2" >"$1" || fail_scenario "$1 refused '$2'"
 	expect_eq "$1 after '$2'" "$(cat "$1")" "$3"
 	if [ -n "${4:-}" ]; then
 		n=$(dmesg | grep -cF "$4")
@@ -39,9 +39,9 @@ wait_for "rpcrdma to be unused" 30 rmmod rpcrdma
 dmesg -c >/dev/null
 run insmod "$mod" max_inline_read=8192
 dmesg | grep -q "rpcrdma: unknown parameter 'max_inline_read' ignored" ||
-	fail "insmod with an unknown option: no 'unknown parameter' line in dmesg"
+	fail_scenario "insmod with an unknown option: no 'unknown parameter' line in dmesg"
 [ -d /sys/module/rpcrdma/parameters ] &&
-	fail "rpcrdma.ko has module parameters: $(ls /sys/module/rpcrdma/parameters)"
+	fail_scenario "rpcrdma.ko has module parameters: $(ls /sys/module/rpcrdma/parameters)"
 expect_eq "rdma_max_inline_read after the ignored option" "$(cat $sys/rdma_max_inline_read)" 4096
 
 for f in rdma_max_inline_read rdma_max_inline_write; do
@@ -62,28 +62,28 @@ sleep 5
 dmesg -c >/dev/null
 i=0
 while [ $i -lt 40 ]; do
-	echo 5000 >$sys/rdma_max_inline_read || fail "write $i of 5000 refused"
+	echo 5000 >$sys/rdma_max_inline_read || fail_scenario "write $i of 5000 refused"
 	i=$((i + 1))
 done
 expect_eq "rdma_max_inline_read after 40 writes of 5000" "$(cat $sys/rdma_max_inline_read)" 4096
 n=$(dmesg | grep -c 'is not a multiple of 1024')
 [ "$n" -ge 1 ] && [ "$n" -le 10 ] ||
-	fail "40 writes of 5000 in a row left $n 'not a multiple' lines in dmesg (want 1 to 10)"
+	fail_scenario "40 writes of 5000 in a row left $n 'not a multiple' lines in dmesg (want 1 to 10)"
 taken $sys/rdma_remote_invalidate 0 0
 taken $sys/rdma_remote_invalidate 1 1
 for bad in abc 1x; do
 	refused $sys/rdma_remote_invalidate "$bad"
 done
 
-echo 262144 >$sys/rdma_max_inline_read || fail "sysctl refused 262144"
-echo 65536 >$sys/rdma_max_inline_write || fail "sysctl refused 65536"
+echo 262144 >$sys/rdma_max_inline_read || fail_scenario "sysctl refused 262144"
+echo 65536 >$sys/rdma_max_inline_write || fail_scenario "sysctl refused 65536"
 req=$(client_pdata 20052) || exit 1
 expect_eq "advertised send_size" "$(echo "$req" | jget send_size)" 65536
 expect_eq "advertised recv_size" "$(echo "$req" | jget recv_size)" 262144
 expect_eq "advertised remote_inv" "$(echo "$req" | jget remote_inv)" true
 
-echo 0 >$sys/rdma_remote_invalidate || fail "cannot clear rdma_remote_invalidate"
-echo 3000 >$sys/rdma_max_inline_write || fail "sysctl refused 3000"
+echo 0 >$sys/rdma_remote_invalidate || fail_scenario "cannot clear rdma_remote_invalidate"
+echo 3000 >$sys/rdma_max_inline_write || fail_scenario "sysctl refused 3000"
 req=$(client_pdata 20053) || exit 1
 expect_eq "advertised remote_inv when cleared" "$(echo "$req" | jget remote_inv)" false
 expect_eq "advertised send_size after 3000" "$(echo "$req" | jget send_size)" 2048

@@ -19,23 +19,23 @@ restore() {
 	for f in $sysctls; do echo "$1" >"$f"; shift; done
 }
 trap restore EXIT
-echo 16384 >/proc/sys/sunrpc/rdma_max_inline_read || fail "client sysctl"
-echo 16384 >/proc/sys/sunrpc/rdma_max_inline_write || fail "client sysctl"
-echo 16384 >/proc/sys/sunrpc/svc_rdma/max_req_size || fail "server sysctl"
+echo 16384 >/proc/sys/sunrpc/rdma_max_inline_read || fail_scenario "client sysctl"
+echo 16384 >/proc/sys/sunrpc/rdma_max_inline_write || fail_scenario "client sysctl"
+echo 16384 >/proc/sys/sunrpc/svc_rdma/max_req_size || fail_scenario "server sysctl"
 nfsd_start
 
 # 1. What the server offers, asked by rpcrdma-cm probe
 srv=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT" --send 16K --recv 16K) ||
-	fail "probe of nfsd failed"
+	fail_scenario "probe of nfsd failed"
 
 # 2. What the kernel client advertises, captured by rpcrdma-cm listen
 cli=$(client_pdata "$LISTEN_PORT" --send 16K --recv 16K) || exit 1
 
 # 3. The real thing: the kernel client mounts nfsd, traced
 echo 8192 >$T/buffer_size_kb
-echo 1 >$E/xprtrdma_inline_thresh/enable || fail "no rpcrdma:xprtrdma_inline_thresh"
-echo 1 >$E/svcrdma_cm_accept/enable || fail "no rpcrdma:svcrdma_cm_accept"
-echo 1 >$E/svcrdma_post_send/enable || fail "no rpcrdma:svcrdma_post_send"
+echo 1 >$E/xprtrdma_inline_thresh/enable || fail_scenario "no rpcrdma:xprtrdma_inline_thresh"
+echo 1 >$E/svcrdma_cm_accept/enable || fail_scenario "no rpcrdma:svcrdma_cm_accept"
+echo 1 >$E/svcrdma_post_send/enable || fail_scenario "no rpcrdma:svcrdma_post_send"
 echo >$T/trace
 echo 1 >$T/tracing_on
 nfs_mount 4.1 /mnt/demo
@@ -105,7 +105,7 @@ expect_eq "client advertised send_size" "$(echo "$cli" | jget send_size)" 16384
 expect_eq "server advertised send_size" "$(echo "$srv" | jget send_size)" 16384
 case "$thresh" in
 *"neg send/recv=16384/16384"*) ;;
-*) fail "the kernel client did not negotiate 16384/16384: $thresh" ;;
+*) fail_scenario "the kernel client did not negotiate 16384/16384: $thresh" ;;
 esac
 expect_tp "nfsd" "$accept_event" c2s=16384 s2c=16384
 expect_eq "mountstats thresholds" "${stats%/*}" 16384/16384

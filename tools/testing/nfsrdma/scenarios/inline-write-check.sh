@@ -55,7 +55,7 @@ for t in 8192 65536 262144; do
 			head -c "$s" /dev/urandom >/tmp/w
 			before=$(rdma_stats $mnt | sed 's/read_chunks=\([0-9]*\).*/\1/')
 			dd if=/tmp/w of=$mnt/w.$s bs="$s" count=1 oflag=direct \
-				2>/dev/null || fail "$t v$vers: O_DIRECT write of $s octets"
+				2>/dev/null || fail_scenario "$t v$vers: O_DIRECT write of $s octets"
 			after=$(rdma_stats $mnt | sed 's/read_chunks=\([0-9]*\).*/\1/')
 			cmp -s /tmp/w /export/w.$s || bad="$bad $s"
 			if [ "$s" -le $((t - 1024)) ] && [ "$s" -le $inline_max ]; then

@@ -16,14 +16,14 @@
 # large for the client. Data goes both ways under an md5 check.
 R=/proc/sys/sunrpc
 SELF=192.0.2.2
-[ "$E2E_ROLE" = client ] || fail "interop needs a two-host run"
+[ "$E2E_ROLE" = client ] || fail_scenario "interop needs a two-host run"
 say "client: kernel $(uname -r), rpcrdma=$E2E_RPCRDMA; server: kernel ${E2E_SERVER_KERNEL:-?}, rpcrdma=$E2E_SERVER_RPCRDMA"
 
 run sh -c "echo 8192 >$R/rdma_max_inline_write"
 run sh -c "echo 16384 >$R/rdma_max_inline_read"
 
 # The server's accept, as the wire carries it
-out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") || fail "probe exited with status $?"
+out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") || fail_scenario "probe exited with status $?"
 echo "$out"
 expect_eq "server Private Data found" "$(echo "$out" | jget found)" true
 s_send=$(echo "$out" | jget send_size)
@@ -49,7 +49,7 @@ expect_eq "client Receive Size on the wire" "$c_recv" 16384
 # What RFC 8797 makes of the two
 want=$(rpcrdma-cm --json negotiate --role client --send "$c_send" --recv "$c_recv" \
 	$([ "$c_r" = true ] || echo --no-remote-invalidate) --peer "$s_hex") ||
-	fail "rpcrdma-cm negotiate failed"
+	fail_scenario "rpcrdma-cm negotiate failed"
 echo "$want"
 c2s=$(echo "$want" | jget client_to_server)
 s2c=$(echo "$want" | jget server_to_client)
@@ -62,7 +62,7 @@ accepts=$(ctl accepts-on)
 mount_traced /mnt/io
 case "$THRESH_EVENT" in
 *"neg send/recv=$c2s/$s2c,"*) pass "client tracepoint: $c2s/$s2c" ;;
-*) fail "client tracepoint: expected neg send/recv=$c2s/$s2c, got: ${THRESH_EVENT:-no event}" ;;
+*) fail_scenario "client tracepoint: expected neg send/recv=$c2s/$s2c, got: ${THRESH_EVENT:-no event}" ;;
 esac
 r01() { [ "$1" = true ] && echo 1 || echo 0; }
 if [ "$E2E_RPCRDMA" = ours ]; then
@@ -77,7 +77,7 @@ workload /mnt/io
 
 # The server's view, through the control channel
 if [ "$E2E_SERVER_RPCRDMA" = ours ]; then
-	[ "$accepts" = ok ] || fail "the server VM did not record its accepts: ${accepts:-no answer}"
+	[ "$accepts" = ok ] || fail_scenario "the server VM did not record its accepts: ${accepts:-no answer}"
 	ctl accepts >/tmp/accepts
 	cat /tmp/accepts
 	expect_eq "the server's accepts from this client" \
@@ -86,7 +86,7 @@ if [ "$E2E_SERVER_RPCRDMA" = ours ]; then
 		client_status=valid client_send="$c_send" client_recv="$c_recv" \
 		client_remote_inv="$(r01 "$c_r")" server_send="$s_send" server_recv="$s_recv" \
 		server_remote_inv="$(r01 "$s_r")" c2s="$c2s" s2c="$s2c" send_with_inv="$(r01 "$swi")"
-	ctl too-large >/tmp/too-large || fail "ctl too-large: the server did not answer"
+	ctl too-large >/tmp/too-large || fail_scenario "ctl too-large: the server did not answer"
 	expect_eq "the server's Replies too large for this client" \
 		"$(grep -c 'svcrdma_reply_too_large:' /tmp/too-large)" 0
 else

@@ -137,7 +137,7 @@ run exportfs -ra
 # over RDMA. nfsd listens there too, as a real server would, and goes
 # on listening there after this scenario (portlist cannot remove one).
 grep -qx "tcp 2049" /proc/fs/nfsd/portlist ||
-	echo "tcp 2049" >/proc/fs/nfsd/portlist || fail "nfsd: cannot listen on tcp 2049"
+	echo "tcp 2049" >/proc/fs/nfsd/portlist || fail_scenario "nfsd: cannot listen on tcp 2049"
 
 # sizes T: 1 octet to past the threshold T, each page boundary +-1
 sizes() {
@@ -156,12 +156,12 @@ mnt=/mnt/krb5
 # length word was overwritten (unwrap_failed), a sequence number that
 # was (bad_seqno)
 G="rpcgss_verify_mic rpcgss_unwrap_failed rpcgss_bad_seqno"
-mkdir -p $TI || fail "cannot make the trace instance $TI"
+mkdir -p $TI || fail_scenario "cannot make the trace instance $TI"
 for e in $G; do
-	echo 1 >$TI/events/rpcgss/$e/enable || fail "no $e tracepoint"
+	echo 1 >$TI/events/rpcgss/$e/enable || fail_scenario "no $e tracepoint"
 done
-[ "$(cat $TI/tracing_on)" = 1 ] || fail "$TI is not recording"
-echo 1 >/proc/fs/nfsd/threads || fail "nfsd: cannot run one thread"
+[ "$(cat $TI/tracing_on)" = 1 ] || fail_scenario "$TI is not recording"
+echo 1 >/proc/fs/nfsd/threads || fail_scenario "nfsd: cannot run one thread"
 head -c 4194304 /dev/urandom >/export/k/seq
 for vers in 4.1 3; do
 	nfs_mount $vers $mnt sec=krb5i
@@ -202,7 +202,7 @@ for vers in 4.1 3; do
 		"$differ" 0
 done
 rm -f /export/k/seq
-echo "$threads" >/proc/fs/nfsd/threads || fail "nfsd: cannot run $threads threads again"
+echo "$threads" >/proc/fs/nfsd/threads || fail_scenario "nfsd: cannot run $threads threads again"
 rmdir $TI
 
 for t in 4096 65536; do
@@ -215,17 +215,17 @@ for t in 4096 65536; do
 			o=$(grep " $mnt " /proc/mounts)
 			case "$o" in *,proto=rdma,*) ;; *) o= ;; esac
 			case "$o" in *,sec=$sec,*) ;;
-			*) fail "$t $sec v$vers: the mount is not sec=$sec over rdma: $o" ;;
+			*) fail_scenario "$t $sec v$vers: the mount is not sec=$sec over rdma: $o" ;;
 			esac
 			d=$mnt/k
 			bad= back= n=0
 			for s in $(sizes $t); do
 				head -c "$s" /dev/urandom >/tmp/w
 				dd if=/tmp/w of=$d/w.$s bs="$s" count=1 oflag=direct 2>/tmp/dd.err ||
-					fail "$t $sec v$vers: O_DIRECT write of $s octets: $(tail -n 1 /tmp/dd.err)"
+					fail_scenario "$t $sec v$vers: O_DIRECT write of $s octets: $(tail -n 1 /tmp/dd.err)"
 				cmp -s /tmp/w /export/k/w.$s || bad="$bad $s"
 				dd if=$d/w.$s of=/tmp/r bs="$s" count=1 iflag=direct 2>/tmp/dd.err ||
-					fail "$t $sec v$vers: O_DIRECT read of $s octets: $(tail -n 1 /tmp/dd.err)"
+					fail_scenario "$t $sec v$vers: O_DIRECT read of $s octets: $(tail -n 1 /tmp/dd.err)"
 				cmp -s /tmp/w /tmp/r || back="$back $s"
 				rm -f $d/w.$s
 				n=$((n + 1))

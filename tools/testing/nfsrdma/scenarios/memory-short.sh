@@ -18,13 +18,13 @@
 # carries md5-checked I/O and is not lost; the dmesg line comes once.
 # (Memory short in total is not used: in a guest with nothing to
 # reclaim, the trial allocations would wake the OOM killer first.)
-[ "$E2E_ROLE" = client ] || fail "memory-short needs a two-host run"
+[ "$E2E_ROLE" = client ] || fail_scenario "memory-short needs a two-host run"
 R=/proc/sys/sunrpc
 T=/sys/kernel/tracing
 size=262144 got=131072
 trap 'umount /mnt/short 2>/dev/null; rmmod nfsrdma_fragment 2>/dev/null; echo 4096 >$R/rdma_max_inline_read; ctl unfragment >/dev/null; ctl size=4096 >/dev/null' EXIT
 for e in xprtrdma_inline_thresh xprtrdma_disconnect; do
-	echo 1 >$T/events/rpcrdma/$e/enable || fail "no $e tracepoint"
+	echo 1 >$T/events/rpcrdma/$e/enable || fail_scenario "no $e tracepoint"
 done
 dd if=/dev/urandom of=/tmp/short bs=64k count=32 2>/dev/null
 sum=$(md5sum </tmp/short)
@@ -49,15 +49,15 @@ nfs_mount 4.1 /mnt/short
 cc() { rdma_stats /mnt/short | sed 's/.*connect_count=//'; }
 cc0=$(cc)
 run sh -c "echo $size >$R/rdma_max_inline_read"
-fragment 2 || fail "cannot load nfsrdma_fragment.ko order=2"
+fragment 2 || fail_scenario "cannot load nfsrdma_fragment.ko order=2"
 echo >$T/trace
-[ "$(ctl restart)" = ok ] || fail "the server VM did not restart nfsd"
+[ "$(ctl restart)" = ok ] || fail_scenario "the server VM did not restart nfsd"
 # The new connection (mountstats connect_count; reading the trace now
 # would take a block this VM lacks)
 i=0
 until [ "$(cc)" -gt "$cc0" ] 2>/dev/null; do
 	i=$((i + 1))
-	[ $i -lt 60 ] || fail "client: no new connection after nfsd restarted (connect_count $cc0, now $(cc))"
+	[ $i -lt 60 ] || fail_scenario "client: no new connection after nfsd restarted (connect_count $cc0, now $(cc))"
 	ls /mnt/short >/dev/null 2>&1
 	sleep 1
 done
@@ -76,18 +76,18 @@ expect_ge "client: dmesg lines on the shortfall" \
 	"$(dmesg | grep -c "rpcrdma: .*no device SGEs or memory for $size-octet Receive buffers, advertising $got")" 1
 
 # The server
-[ "$(ctl size=$size)" = "ok $size" ] || fail "the server VM refused max_req_size $size"
+[ "$(ctl size=$size)" = "ok $size" ] || fail_scenario "the server VM refused max_req_size $size"
 # Closes the client's earlier connection, which its next mount might reuse
-[ "$(ctl restart)" = ok ] || fail "the server VM did not restart nfsd"
-ctl fragment=2 | grep -q 'no free block of order 2' || fail "the server VM could not be fragmented"
-[ "$(ctl accepts-on)" = ok ] || fail "the server VM has no svcrdma_cm_accept tracepoint"
+[ "$(ctl restart)" = ok ] || fail_scenario "the server VM did not restart nfsd"
+ctl fragment=2 | grep -q 'no free block of order 2' || fail_scenario "the server VM could not be fragmented"
+[ "$(ctl accepts-on)" = ok ] || fail_scenario "the server VM has no svcrdma_cm_accept tracepoint"
 echo >$T/trace
 echo 1 >$T/events/rpcrdma/xprtrdma_disconnect/enable
 nfs_mount 4.1 /mnt/short
 io server
 echo 0 >$T/events/rpcrdma/xprtrdma_disconnect/enable
 run umount /mnt/short
-[ "$(ctl unfragment)" = ok ] || fail "the server VM could not unload nfsrdma_fragment.ko"
+[ "$(ctl unfragment)" = ok ] || fail_scenario "the server VM could not unload nfsrdma_fragment.ko"
 expect_tp "server" "$(ctl accepts | tail -n 1)" recv_wanted=$size server_recv=$got
 connections server
 expect_ge "server: dmesg lines on the shortfall" \

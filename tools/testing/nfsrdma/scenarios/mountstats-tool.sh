@@ -23,7 +23,7 @@ trap 'umount /mnt/mst 2>/dev/null; echo 4096 >$sys/svc_rdma/max_req_size
 	echo 4096 >$sys/rdma_max_inline_read; echo 4096 >$sys/rdma_max_inline_write
 	echo 1 >$sys/rdma_remote_invalidate' EXIT
 for t in python3 mountstats mountstats-stock mountstats-bookworm; do
-	command -v $t >/dev/null || fail "no $t in the guest: the boot lacks the python3 layer"
+	command -v $t >/dev/null || fail_scenario "no $t in the guest: the boot lacks the python3 layer"
 done
 local_nfsd
 
@@ -34,8 +34,8 @@ tool() {
 	shift
 	echo "+ $*"
 	"$@" >"$out" 2>/tmp/mst.err || rc=$?
-	[ $rc = 0 ] || fail "'$*' exited with status $rc: $(tail -n 3 /tmp/mst.err | tr '\n' ' ')"
-	[ ! -s /tmp/mst.err ] || fail "'$*' wrote to stderr: $(head -n 3 /tmp/mst.err | tr '\n' ' ')"
+	[ $rc = 0 ] || fail_scenario "'$*' exited with status $rc: $(tail -n 3 /tmp/mst.err | tr '\n' ' ')"
+	[ ! -s /tmp/mst.err ] || fail_scenario "'$*' wrote to stderr: $(head -n 3 /tmp/mst.err | tr '\n' ' ')"
 }
 
 # xprt_view FILE: "C2S/S2C/SWI" as a mountstats --xprt output FILE
@@ -112,9 +112,9 @@ like_stock() {
 	expect_eq "$n-word line: mountstats ${opt:-(no option)}, output and exit status" "$a" "$same"
 }
 
-echo 32768 >$sys/svc_rdma/max_req_size || fail "max_req_size 32768"
-echo 8192 >$sys/rdma_max_inline_write || fail "client Send Size 8192"
-echo 16384 >$sys/rdma_max_inline_read || fail "client Receive Size 16384"
+echo 32768 >$sys/svc_rdma/max_req_size || fail_scenario "max_req_size 32768"
+echo 8192 >$sys/rdma_max_inline_write || fail_scenario "client Send Size 8192"
+echo 16384 >$sys/rdma_max_inline_read || fail_scenario "client Receive Size 16384"
 mount_traced /mnt/mst
 check "v4.1" /mnt/mst 8192 16384 1
 for N in 29 22; do
@@ -129,10 +129,10 @@ tool /tmp/mst.out mountstats --xprt -f /tmp/mst.zero /mnt/mst
 expect_eq "mountstats --xprt, 0 0 0 (no connection yet)" "$(grep -c 'not negotiated yet' /tmp/mst.out)" 1
 run umount /mnt/mst
 
-echo 16384 >$sys/svc_rdma/max_req_size || fail "max_req_size 16384"
-echo 65536 >$sys/rdma_max_inline_write || fail "client Send Size 65536"
-echo 4096 >$sys/rdma_max_inline_read || fail "client Receive Size 4096"
-echo 0 >$sys/rdma_remote_invalidate || fail "client R clear"
+echo 16384 >$sys/svc_rdma/max_req_size || fail_scenario "max_req_size 16384"
+echo 65536 >$sys/rdma_max_inline_write || fail_scenario "client Send Size 65536"
+echo 4096 >$sys/rdma_max_inline_read || fail_scenario "client Receive Size 4096"
+echo 0 >$sys/rdma_remote_invalidate || fail_scenario "client R clear"
 mount_traced /mnt/mst 3
 check "v3, R clear" /mnt/mst 16384 4096 0
 run umount /mnt/mst

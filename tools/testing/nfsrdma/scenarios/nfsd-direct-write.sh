@@ -42,7 +42,7 @@ dev=
 for b in /sys/block/vd*; do
 	[ -e "$b" ] && dev=/dev/${b##*/} && break
 done
-[ -n "$dev" ] || fail "no virtio disk in this VM"
+[ -n "$dev" ] || fail_scenario "no virtio disk in this VM"
 run mkfs.ext4 -q -F "$dev"
 mkdir -p $D
 run mount -t ext4 "$dev" $D
@@ -55,7 +55,7 @@ mode=buffered
 if [ ! -e $DIO ]; then
 	case $(uname -r) in
 	6.12.*) ;;
-	*) fail "no nfsd/io_cache_write in debugfs on $(uname -r)" ;;
+	*) fail_scenario "no nfsd/io_cache_write in debugfs on $(uname -r)" ;;
 	esac
 fi
 if [ -e $DIO ]; then
@@ -63,7 +63,7 @@ if [ -e $DIO ]; then
 	expect_eq "nfsd io_cache_write" "$(cat $DIO)" 2
 	mode=direct
 	echo 1 >$T/events/nfsd/nfsd_write_direct/enable ||
-		fail "no nfsd_write_direct tracepoint"
+		fail_scenario "no nfsd_write_direct tracepoint"
 else
 	pass "no direct-I/O write mode in $(uname -r): buffered writes into ext4"
 fi
@@ -90,7 +90,7 @@ write_at() {
 	head -c "$1" /dev/urandom >$W/w.$1.$2
 	dd if=$W/w.$1.$2 of=$dir/w.$1.$2 bs="$1" count=1 seek="$2" \
 		oflag=direct,seek_bytes 2>/dev/null ||
-		fail "v$vers: O_DIRECT write of $1 octets at $2"
+		fail_scenario "v$vers: O_DIRECT write of $1 octets at $2"
 	n=$((n + 1))
 }
 for vers in 3 4.1; do
@@ -101,7 +101,7 @@ for vers in 3 4.1; do
 	dir=$mnt/disk
 	: >$T/trace
 	bad= n=0 before=$(rdma_stats $mnt | sed 's/read_chunks=\([0-9]*\).*/\1/')
-	[ -n "$before" ] || fail "v$vers: no RDMA transport counters for $mnt"
+	[ -n "$before" ] || fail_scenario "v$vers: no RDMA transport counters for $mnt"
 	for s in $(sizes $t); do
 		write_at "$s" 0
 	done

@@ -7,8 +7,8 @@ rpcrdma-cm --json listen "$port" --raw "deadbeef f6ab0e18 01 01 07 03" \
 	--count 1 --timeout 60 >/tmp/l.out &
 lpid=$!
 listening /tmp/l.out $lpid
-out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$port" --none) || fail "probe exited with status $?"
-wait $lpid || fail "listen exited with status $?"
+out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$port" --none) || fail_scenario "probe exited with status $?"
+wait $lpid || fail_scenario "listen exited with status $?"
 echo "$out"
 cat /tmp/l.out
 expect_eq "probe: found" "$(echo "$out" | jget found)" true

@@ -5,7 +5,7 @@
 local_nfsd
 r=false
 [ "$E2E_SERVER_RPCRDMA" = ours ] && r=true
-out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") || fail "probe exited with status $?"
+out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") || fail_scenario "probe exited with status $?"
 echo "$out"
 expect_eq "probe: found" "$(echo "$out" | jget found)" true
 expect_eq "probe: offset" "$(echo "$out" | jget offset)" 0

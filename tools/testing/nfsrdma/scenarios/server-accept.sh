@@ -11,7 +11,7 @@ local_nfsd
 accept() {
 	local out
 	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") ||
-		fail "$1: probe exited with status $?"
+		fail_scenario "$1: probe exited with status $?"
 	echo "$out"
 	expect_eq "$1: found" "$(echo "$out" | jget found)" true
 	expect_eq "$1: send_size" "$(echo "$out" | jget send_size)" "$2"
@@ -24,7 +24,7 @@ refused() {
 	local before after
 	before=$(cat "$1")
 	if echo "$2" >"$1" 2>/dev/null; then
-		fail "$1: '$2' was accepted"
+		fail_scenario "$1: '$2' was accepted"
 	fi
 	after=$(cat "$1")
 	expect_eq "$1 after '$2'" "$after" "$before"

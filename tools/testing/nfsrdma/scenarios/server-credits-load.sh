@@ -44,7 +44,7 @@ reply_credits() {
 }
 
 ls /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err >/dev/null 2>&1 ||
-	fail "the RDMA device counts no RNR NAKs (hw_counters/send_rnr_err)"
+	fail_scenario "the RDMA device counts no RNR NAKs (hw_counters/send_rnr_err)"
 local_nfsd
 echo 16 >$S/max_requests
 echo 65536 >$S/max_req_size
@@ -53,7 +53,7 @@ echo 65536 >$R/rdma_max_inline_write
 nfsd_restart
 nfsd_end_grace
 
-echo 1 >$T/events/rpcrdma/xprtrdma_reply/enable || fail "no tracepoint xprtrdma_reply"
+echo 1 >$T/events/rpcrdma/xprtrdma_reply/enable || fail_scenario "no tracepoint xprtrdma_reply"
 for vers in 4.1 3; do
 	echo >$T/trace
 	nfs_mount $vers $mnt
@@ -67,7 +67,7 @@ for vers in 4.1 3; do
 	run mkdir $mnt/d
 	i=0
 	while [ $i -lt 500 ]; do
-		: >$mnt/d/f$i || fail "create $i"
+		: >$mnt/d/f$i || fail_scenario "create $i"
 		i=$((i + 1))
 	done
 	expect_eq "v$vers: entries after 500 creates" "$(ls $mnt/d | wc -l)" 500

@@ -53,12 +53,12 @@ sent_name() {
 
 call_server --none --proc create --reply-size 3000 --then-null
 name=$(sent_name)
-[ -n "$name" ] || fail "legacy client: no create_name in the sent event"
+[ -n "$name" ] || fail_scenario "legacy client: no create_name in the sent event"
 expect_reply "legacy client" /tmp/call.out create
 expect_eq "legacy client: create: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_ERROR
 expect_eq "legacy client: create: rdma_error" "$(echo "$ANSWER" | jget rdma_error)" ERR_CHUNK
 on_server "$name" ||
-	fail "legacy client: got ERR_CHUNK, but nfsd did not create $name"
+	fail_scenario "legacy client: got ERR_CHUNK, but nfsd did not create $name"
 pass "legacy client: told ERR_CHUNK (EIO on Linux), yet $name exists"
 expect_reply "legacy client" /tmp/call.out null
 expect_eq "legacy client: null: rpc_accept_stat" "$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
@@ -72,7 +72,7 @@ expect_eq "client --recv 64K: create: nfs_status" "$(echo "$ANSWER" | jget nfs_s
 expect_eq "client --recv 64K: create: create_status" "$(echo "$ANSWER" | jget create_status)" 0
 expect_eq "client --recv 64K: create: readdir_status" "$(echo "$ANSWER" | jget readdir_status)" 0
 expect_ge "client --recv 64K: create: byte_len" "$(echo "$ANSWER" | jget byte_len)" 1025
-on_server "$name" || fail "client --recv 64K: $name was not created"
+on_server "$name" || fail_scenario "client --recv 64K: $name was not created"
 expect_eq "client --recv 64K: exit status" "$CALL_RC" 0
 
 call_server --recv 1K --no-remote-invalidate --reply-chunk 64 --reply-size 3000 --then-null

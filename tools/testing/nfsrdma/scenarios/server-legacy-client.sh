@@ -38,7 +38,7 @@ for client in "--none" "--recv 1K"; do
 		echo "$line"
 		case "$line" in
 		*" threshold=1024 client_recv=1024"*) ;;
-		*) fail "client $client: svcrdma_reply_too_large not traced: ${line:-no event}" ;;
+		*) fail_scenario "client $client: svcrdma_reply_too_large not traced: ${line:-no event}" ;;
 		esac
 	fi
 done

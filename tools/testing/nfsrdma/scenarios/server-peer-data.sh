@@ -6,7 +6,7 @@ T=/sys/kernel/tracing
 local_nfsd
 echo 4096 >/proc/sys/sunrpc/svc_rdma/max_req_size
 echo 1 >$T/events/rpcrdma/svcrdma_cm_accept/enable ||
-	fail "no svcrdma_cm_accept tracepoint"
+	fail_scenario "no svcrdma_cm_accept tracepoint"
 
 # check NAME PROBE-OPTIONS EXPECTED-TRACE-TEXT
 check() {
@@ -14,18 +14,18 @@ check() {
 	echo >$T/trace
 	# shellcheck disable=SC2086
 	rpcrdma-cm probe "$E2E_SERVER" "$E2E_PORT" $2 >/dev/null ||
-		fail "$1: nfsd did not accept (probe status $?)"
+		fail_scenario "$1: nfsd did not accept (probe status $?)"
 	i=0
 	until line=$(grep -m1 svcrdma_cm_accept $T/trace); do
 		i=$((i + 1))
-		[ $i -lt 20 ] || fail "$1: no svcrdma_cm_accept event"
+		[ $i -lt 20 ] || fail_scenario "$1: no svcrdma_cm_accept event"
 		sleep 0.1
 	done
 	echo "$line"
 	# The event ends with the Receive Size nfsd wanted: all it got here
 	case "$line" in
 	*"client status=$3 recv_wanted=4096") ;;
-	*) fail "$1: expected 'client status=$3 recv_wanted=4096' in: $line" ;;
+	*) fail_scenario "$1: expected 'client status=$3 recv_wanted=4096' in: $line" ;;
 	esac
 }
 

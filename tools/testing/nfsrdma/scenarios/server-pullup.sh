@@ -25,14 +25,14 @@ restore() {
 }
 trap restore EXIT
 
-[ -e $E/enable ] || fail "no svcrdma_send_pullup tracepoint"
+[ -e $E/enable ] || fail_scenario "no svcrdma_send_pullup tracepoint"
 t=262144
 echo $t >$S/max_req_size
 echo $t >$R/rdma_max_inline_read
 echo $t >$R/rdma_max_inline_write
 # The kernel's page size (4 KiB, or 16 KiB on arm64-16k)
 page=$(awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps)
-[ "${page:-0}" -gt 0 ] || fail "no page size in /proc/self/smaps"
+[ "${page:-0}" -gt 0 ] || fail_scenario "no page size in /proc/self/smaps"
 # 31 pages and one octet, a page and a block boundary, and up to the
 # threshold less the Reply's headers; those longer than 31 pages need
 # more Send SGEs than the device has, so each must be pulled up
@@ -62,7 +62,7 @@ for vers in 3 4.1; do
 	for s in $sizes; do
 		before=$(rdma_stats $mnt | sed 's/.*write_chunks=\([0-9]*\).*/\1/')
 		dd if=$mnt/pullup.$s of=/tmp/r bs="$s" count=1 iflag=direct 2>/tmp/dd.err ||
-			fail "v$vers: O_DIRECT read of $s octets: $(tail -n 1 /tmp/dd.err)"
+			fail_scenario "v$vers: O_DIRECT read of $s octets: $(tail -n 1 /tmp/dd.err)"
 		after=$(rdma_stats $mnt | sed 's/.*write_chunks=\([0-9]*\).*/\1/')
 		[ "$after" = "$before" ] || chunked="$chunked $s"
 		cmp -s /export/pullup.$s /tmp/r || bad="$bad $s"
@@ -75,7 +75,7 @@ for vers in 3 4.1; do
 		"${bad:- none}" " none"
 	p=$(long_pullups)
 	if [ "$long" -gt 0 ]; then
-		[ "$p" -ge "$long" ] || fail "v$vers: $p Replies longer than a page were pulled up, expected $long"
+		[ "$p" -ge "$long" ] || fail_scenario "v$vers: $p Replies longer than a page were pulled up, expected $long"
 		pass "v$vers: $p Replies longer than a page pulled up"
 	else
 		# Every Reply fits the Send SGEs from its pages

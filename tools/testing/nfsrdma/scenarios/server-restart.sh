@@ -15,7 +15,7 @@ T=/sys/kernel/tracing
 N=${E2E_RESTARTS:-8}
 local_nfsd
 for e in xprtrdma_inline_thresh svcrdma_cm_accept; do
-	echo 1 >$T/events/rpcrdma/$e/enable || fail "no $e tracepoint"
+	echo 1 >$T/events/rpcrdma/$e/enable || fail_scenario "no $e tracepoint"
 done
 echo >$T/trace
 echo 65536 >$S/rdma_max_inline_read
@@ -51,18 +51,18 @@ trap 'touch /tmp/rs.stop; kill $wpid 2>/dev/null' EXIT
 
 # restart SIZE: nfsd again, advertising SIZE from its next accept on
 restart() {
-	echo "$1" >$S/svc_rdma/max_req_size || fail "max_req_size $1"
+	echo "$1" >$S/svc_rdma/max_req_size || fail_scenario "max_req_size $1"
 	nfsd_restart
 }
 
-# until SECONDS WHAT TEST...: wait for TEST, failing on the writer's error
-until_ok() {
+# retry_until SECONDS WHAT TEST...: wait for TEST, failing on the writer's error
+retry_until() {
 	local n=$1 what=$2 i=0
 	shift 2
 	until "$@"; do
-		[ -s /tmp/rs.err ] && fail "$(cat /tmp/rs.err)"
+		[ -s /tmp/rs.err ] && fail_scenario "$(cat /tmp/rs.err)"
 		i=$((i + 1))
-		[ $i -lt "$n" ] || fail "timed out waiting for $what"
+		[ $i -lt "$n" ] || fail_scenario "timed out waiting for $what"
 		sleep 1
 	done
 }
@@ -73,7 +73,7 @@ client_sees() { [ "$(client_event | tp_get server_send)" = "$1" ]; }
 server_sees() { [ "$(server_event | tp_get server_recv)" = "$1" ]; }
 progress() { [ "$(cat /tmp/rs.count)" -gt "$1" ]; }
 
-until_ok 60 "the first writes" progress 0
+retry_until 60 "the first writes" progress 0
 # Each size differs from the one before it, the last from the first
 sizes="1024 262144 2048 131072 8192 65536 16384 32768 4096"
 k=1
@@ -81,24 +81,24 @@ while [ $k -le "$N" ]; do
 	size=$(echo $sizes | cut -d' ' -f$(((k - 1) % 9 + 1)))
 	t=$((size < 65536 ? size : 65536))
 	restart "$size"
-	until_ok 120 "restart $k: the client to reconnect at $size" client_sees "$size"
+	retry_until 120 "restart $k: the client to reconnect at $size" client_sees "$size"
 	# Files finished from here on went over the new connection
 	done_before=$(cat /tmp/rs.count)
-	until_ok 30 "restart $k: nfsd's connection at $size" server_sees "$size"
+	retry_until 30 "restart $k: nfsd's connection at $size" server_sees "$size"
 	# The old connection goes as nfsd stops; the new one stays
 	wait_conns 1 30 "restart $k"
 	c=$(client_event) s=$(server_event)
 	for key in server_send server_recv client_send client_recv c2s s2c send_with_inv; do
 		[ -n "$(echo "$c" | tp_get $key)" ] ||
-			fail "restart $k: $key: the client's event has no such field"
+			fail_scenario "restart $k: $key: the client's event has no such field"
 		[ "$(echo "$c" | tp_get $key)" = "$(echo "$s" | tp_get $key)" ] ||
-			fail "restart $k: $key: client $(echo "$c" | tp_get $key), nfsd $(echo "$s" | tp_get $key)"
+			fail_scenario "restart $k: $key: client $(echo "$c" | tp_get $key), nfsd $(echo "$s" | tp_get $key)"
 	done
 	[ "$(echo "$c" | tp_get c2s)/$(echo "$c" | tp_get s2c)" = $t/$t ] ||
-		fail "restart $k at $size: thresholds $(echo "$c" | tp_get c2s)/$(echo "$c" | tp_get s2c), expected $t/$t"
+		fail_scenario "restart $k at $size: thresholds $(echo "$c" | tp_get c2s)/$(echo "$c" | tp_get s2c), expected $t/$t"
 	[ "$(negotiated /mnt/rs | cut -d/ -f1-2)" = $t/$t ] ||
-		fail "restart $k at $size: mountstats thresholds $(negotiated /mnt/rs), expected $t/$t"
-	until_ok 120 "restart $k: writes to go on" progress $((done_before + 1))
+		fail_scenario "restart $k at $size: mountstats thresholds $(negotiated /mnt/rs), expected $t/$t"
+	retry_until 120 "restart $k: writes to go on" progress $((done_before + 1))
 	pass "restart $k: max_req_size $size, thresholds $t/$t on both ends, one connection, $(cat /tmp/rs.count) files verified"
 	k=$((k + 1))
 done
@@ -106,7 +106,7 @@ done
 touch /tmp/rs.stop
 wait $wpid
 trap - EXIT
-[ -s /tmp/rs.err ] && fail "$(cat /tmp/rs.err)"
+[ -s /tmp/rs.err ] && fail_scenario "$(cat /tmp/rs.err)"
 say "$N restarts, $(cat /tmp/rs.count) files written and verified"
 run rm -f /mnt/rs/f0 /mnt/rs/f1 /mnt/rs/f2 /mnt/rs/f3
 run umount /mnt/rs

@@ -31,7 +31,7 @@ wire() {
 	ANSWER=$(answer /tmp/call.out readdir)
 	ev=$(echo "$ANSWER" | jget event)
 	[ "$ev" = reply ] ||
-		fail "$what: nfsd Sent more than the client's Receive Size: ${ev:-nothing}${ANSWER:+ ($(echo "$ANSWER" | jget wc_status)$(echo "$ANSWER" | jget detail))}"
+		fail_scenario "$what: nfsd Sent more than the client's Receive Size: ${ev:-nothing}${ANSWER:+ ($(echo "$ANSWER" | jget wc_status)$(echo "$ANSWER" | jget detail))}"
 	expect_eq "$what: readdir: posted_size" "$(echo "$ANSWER" | jget posted_size)" "$2"
 	if [ "$3" = inline ]; then
 		expect_eq "$what: readdir: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_MSG
@@ -52,7 +52,7 @@ wire 4096 65536 ERR_CHUNK
 # rpcrdma-call's connections go a little after it quits
 wait_conns 0 20 "after rpcrdma-call"
 for e in svcrdma_cm_accept svcrdma_reply_too_large; do
-	echo 1 >$T/events/rpcrdma/$e/enable || fail "no $e tracepoint"
+	echo 1 >$T/events/rpcrdma/$e/enable || fail_scenario "no $e tracepoint"
 done
 
 # sizes SERVER CLIENT C2S S2C
@@ -72,7 +72,7 @@ sizes() {
 	run cp /tmp/sz /mnt/sz/sz
 	run mkdir /mnt/sz/d
 	while [ $i -lt 100 ]; do
-		: >"/mnt/sz/d/a-directory-entry-with-a-long-name-$i" || fail "create $i"
+		: >"/mnt/sz/d/a-directory-entry-with-a-long-name-$i" || fail_scenario "create $i"
 		i=$((i + 1))
 	done
 	echo 3 >/proc/sys/vm/drop_caches

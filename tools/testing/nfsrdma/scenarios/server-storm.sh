@@ -64,9 +64,9 @@ while [ $i -lt "$N" ]; do
 	s=$(echo $sizes | cut -d' ' -f$((RANDOM % 9 + 1)))
 	r=$(echo $sizes | cut -d' ' -f$((RANDOM % 9 + 1)))
 	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT" --timeout 30 --send $s --recv $r) ||
-		fail "connect $i (send $s, recv $r) failed"
+		fail_scenario "connect $i (send $s, recv $r) failed"
 	[ "$(echo "$out" | jget send_size)" = 4096 ] ||
-		fail "connect $i: nfsd answered $(echo "$out" | jget send_size)"
+		fail_scenario "connect $i: nfsd answered $(echo "$out" | jget send_size)"
 	i=$((i + 1))
 done
 say "$N connects with changing sizes, all accepted with 4096/4096"
@@ -83,6 +83,6 @@ while after=$(slab4k) && [ "$after" -gt $((base + 40)) ] && [ $i -lt 60 ]; do
 done
 say "kmalloc-4k active objects after: $after"
 [ "$after" -le $((base + 40)) ] ||
-	fail "kmalloc-4k grew from $base to $after objects: a connection leaked"
+	fail_scenario "kmalloc-4k grew from $base to $after objects: a connection leaked"
 
 still_serves "after the storm"

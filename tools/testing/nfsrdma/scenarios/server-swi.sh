@@ -29,7 +29,7 @@ trap 'umount /mnt/swi 2>/dev/null
       for e in $events; do echo 0 >$T/events/rpcrdma/$e/enable; done
       echo 1 >$S/remote_invalidate; echo 1 >$R/rdma_remote_invalidate' EXIT
 for e in $events; do
-	echo 1 >$T/events/rpcrdma/$e/enable || fail "no $e tracepoint"
+	echo 1 >$T/events/rpcrdma/$e/enable || fail_scenario "no $e tracepoint"
 done
 
 # swi NAME [SERVER-SWITCH CLIENT-SWITCH]: the sysctls (ours), then check
@@ -39,14 +39,14 @@ swi() {
 		run sh -c "echo $2 >$S/remote_invalidate"
 		run sh -c "echo $3 >$R/rdma_remote_invalidate"
 	fi
-	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") || fail "$1: probe exited with status $?"
+	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") || fail_scenario "$1: probe exited with status $?"
 	s_r=$(echo "$out" | jget remote_inv)
 	# The probe's connection is gone before the mount's is counted
 	[ "$E2E_SERVER_RPCRDMA" != ours ] || wait_conns 0 20 "$1: after the probe"
 	port=$((port + 1))
 	ev=$(client_pdata $port)
 	c_r=$(echo "$ev" | jget remote_inv)
-	[ -n "$s_r" ] && [ -n "$c_r" ] || fail "$1: R not read off the wire (server '$s_r', client '$c_r')"
+	[ -n "$s_r" ] && [ -n "$c_r" ] || fail_scenario "$1: R not read off the wire (server '$s_r', client '$c_r')"
 	want=no
 	[ "$s_r" = true ] && [ "$c_r" = true ] && want=yes
 	say "$1: nfsd advertises R=$s_r, the client R=$c_r: Send With Invalidate $want"
@@ -66,7 +66,7 @@ swi() {
 	if [ "$want" = yes ]; then
 		expect_ge "$1: Sends With Invalidate traced" "$n_inv" 1
 	elif [ "$n_inv" != 0 ]; then
-		fail "$1: $n_inv Sends With Invalidate while nfsd advertised R=$s_r and the client R=$c_r (Section 4.1 allows none)"
+		fail_scenario "$1: $n_inv Sends With Invalidate while nfsd advertised R=$s_r and the client R=$c_r (Section 4.1 allows none)"
 	fi
 
 	if [ "$E2E_SERVER_RPCRDMA" = ours ]; then

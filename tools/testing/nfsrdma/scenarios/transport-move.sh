@@ -13,9 +13,9 @@
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 dev=$(rdma link show | sed -n 's/.*netdev \([^ ]*\).*/\1/p' | head -n 1)
-[ "$E2E_ROLE" = single ] || fail "transport-move needs one VM"
-[ "$E2E_RDMA" = rxe ] || fail "transport-move starts on soft-RoCE (e2e.rdma=rxe)"
-[ -f /lib/modules/e2e/siw.ko ] || fail "no siw.ko in this VM (make modules-siw)"
+[ "$E2E_ROLE" = single ] || fail_scenario "transport-move needs one VM"
+[ "$E2E_RDMA" = rxe ] || fail_scenario "transport-move starts on soft-RoCE (e2e.rdma=rxe)"
+[ -f /lib/modules/e2e/siw.ko ] || fail_scenario "no siw.ko in this VM (make modules-siw)"
 sysctls="$S/max_req_size $R/rdma_max_inline_read $R/rdma_max_inline_write"
 saved=$(cat $sysctls)
 restore() {
@@ -57,7 +57,7 @@ wait_for "the writer's first file" 60 test -s /tmp/w.n
 insmod /lib/modules/e2e/siw.ko 2>/dev/null
 run rdma link add siw0 type siw netdev "$dev"
 dmesg -c >/dev/null
-kill -0 $io 2>/dev/null || fail "the writer ended before the move: $(cat /tmp/w.err 2>/dev/null)"
+kill -0 $io 2>/dev/null || fail_scenario "the writer ended before the move: $(cat /tmp/w.err 2>/dev/null)"
 n0=$(cat /tmp/w.n)
 run rdma link delete rxe0
 say "rxe0 deleted with the writer at file $n0; the mount must move to siw0"
@@ -66,16 +66,16 @@ say "rxe0 deleted with the writer at file $n0; the mount must move to siw0"
 i=0
 until neg=$(negotiated /mnt/move) && [ "${neg%/*}" = 196608/196608 ]; do
 	i=$((i + 1))
-	[ $i -lt 120 ] || fail "the mount never reconnected over siw0: thresholds $neg, connect_count $(rdma_stats /mnt/move | sed 's/.*connect_count=//')"
-	kill -0 $io 2>/dev/null || fail "the writer failed in the move: $(cat /tmp/w.err 2>/dev/null)"
+	[ $i -lt 120 ] || fail_scenario "the mount never reconnected over siw0: thresholds $neg, connect_count $(rdma_stats /mnt/move | sed 's/.*connect_count=//')"
+	kill -0 $io 2>/dev/null || fail_scenario "the writer failed in the move: $(cat /tmp/w.err 2>/dev/null)"
 	sleep 1
 done
 # Two more files written whole after the reconnect
 n1=$(cat /tmp/w.n)
 wait_for "two files written on siw0" 120 sh -c "[ \$(cat /tmp/w.n) -ge $((n1 + 2)) ] || ! kill -0 $io"
-kill -0 $io 2>/dev/null || fail "the writer failed on siw0: $(cat /tmp/w.err 2>/dev/null)"
+kill -0 $io 2>/dev/null || fail_scenario "the writer failed on siw0: $(cat /tmp/w.err 2>/dev/null)"
 touch /tmp/stop
-wait $io || fail "the writer failed: $(cat /tmp/w.err 2>/dev/null)"
+wait $io || fail_scenario "the writer failed: $(cat /tmp/w.err 2>/dev/null)"
 n=$(cat /tmp/w.n)
 pass "the writer kept going across the move: files 0..$n, file $n0 when rxe0 went"
 bad=
@@ -87,17 +87,17 @@ done
 expect_eq "of $((n + 1)) files of 2 MiB written across the move, those that differ on the server" \
 	"${bad:- none}" " none"
 cc1=$(rdma_stats /mnt/move | sed 's/.*connect_count=\([0-9]*\).*/\1/')
-[ "$cc1" -gt "$cc0" ] || fail "connect_count $cc0 -> $cc1: no new connection"
+[ "$cc1" -gt "$cc0" ] || fail_scenario "connect_count $cc0 -> $cc1: no new connection"
 pass "a new connection after rxe0 went ($cc0 -> $cc1)"
 neg=$(negotiated /mnt/move)
 expect_eq "on siw0: thresholds (mountstats)" "${neg%/*}" 196608/196608
 dmesg | grep -q 'rpcrdma: .*advertising 196608' ||
-	fail "the client did not say it advertises less than $t on siw0"
+	fail_scenario "the client did not say it advertises less than $t on siw0"
 dmesg | grep -q 'svcrdma: .*advertising 196608' ||
-	fail "nfsd did not say it advertises less than $t on siw0"
+	fail_scenario "nfsd did not say it advertises less than $t on siw0"
 pass "both ends said they advertise 196608 on siw0"
 rdma resource show qp 2>/dev/null | grep -q 'link siw0' ||
-	fail "no queue pair on siw0"
+	fail_scenario "no queue pair on siw0"
 
 echo 3 >/proc/sys/vm/drop_caches
 run dd if=/mnt/move/before of=/tmp/before.back bs=256k iflag=direct 2>/dev/null

@@ -22,7 +22,7 @@ expect_eq "the server's svcrdma_cm_accept events" "$(ctl accepts-on)" ok
 n=0
 # A kernel mount and its unmount
 mount_traced /mnt/wire
-[ -n "$THRESH_EVENT" ] || fail "no xprtrdma_inline_thresh event for the mount"
+[ -n "$THRESH_EVENT" ] || fail_scenario "no xprtrdma_inline_thresh event for the mount"
 echo "E2E-WIRE client mount $THRESH_EVENT"
 n=$((n + 1))
 run umount /mnt/wire
@@ -32,9 +32,9 @@ probe() {
 	local name=$1 out
 	shift
 	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT" "$@") ||
-		fail "$name: nfsd did not accept (probe status $?)"
+		fail_scenario "$name: nfsd did not accept (probe status $?)"
 	out=$(echo "$out" | grep -m1 '"event": "established"') ||
-		fail "$name: no established event from rpcrdma-cm probe"
+		fail_scenario "$name: no established event from rpcrdma-cm probe"
 	echo "E2E-WIRE client $name $out"
 	n=$((n + 1))
 }
@@ -53,7 +53,7 @@ probe reserved-1k  --raw f6ab0e1801ff0300
 i=0
 while [ "$(ctl accepts | grep -c svcrdma_cm_accept)" -lt $n ]; do
 	i=$((i + 1))
-	[ $i -lt 20 ] || fail "nfsd recorded $(ctl accepts | grep -c svcrdma_cm_accept) accepts, expected $n"
+	[ $i -lt 20 ] || fail_scenario "nfsd recorded $(ctl accepts | grep -c svcrdma_cm_accept) accepts, expected $n"
 	sleep 0.5
 done
 ctl accepts | sed 's/^/E2E-WIRE server /'
