@@ -22,6 +22,7 @@
 # A second run with the same versions downloads nothing.
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-apt.sh"
 failing_as arm64-deps
 SERIES_BASE=6.12 load_base
 [ -r "$MAINLINE_ENV" ] || stop "$MAINLINE_ENV is missing: run 'make deps-mainline' first"

@@ -10,6 +10,7 @@
 # out/bench-7.3 (out/bench-quick-7.3).
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-harness.sh"
 export E2E_KERNEL=${BENCH_KERNEL:-6.12}
 # Recording the link would cost the measured runs time and disk
 export E2E_CAPTURE=0

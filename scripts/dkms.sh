@@ -22,6 +22,7 @@
 # DKMS_VERSION).
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-harness.sh"
 SERIES_BASE=6.12 load_base
 # shellcheck source=/dev/null
 [ ! -r "$MAINLINE_ENV" ] || . "$MAINLINE_ENV"

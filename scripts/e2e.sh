@@ -13,6 +13,7 @@
 # siw.runs: soft-iWARP instead of soft-RoCE (build/e2e/siw).
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-harness.sh"
 dir=${E2E_KERNEL:-6.12}
 if [ "${1:-}" = --interop ]; then
 	shift

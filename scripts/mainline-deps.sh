@@ -18,6 +18,7 @@
 # why on one line starting with "ERROR: mainline-deps:".
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-apt.sh"
 
 failing_as mainline-deps
 

@@ -27,6 +27,7 @@
 # warning. Every stop says why on one line starting "ERROR: nfs-utils:".
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-apt.sh"
 
 failing_as nfs-utils
 

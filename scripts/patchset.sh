@@ -16,6 +16,7 @@
 # checked even when an earlier one failed.
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-kbuild.sh"
 load_base
 
 DEST=$OUT/patchset/$SERIES_BASE

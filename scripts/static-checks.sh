@@ -11,6 +11,7 @@
 # that and not this; this is the quick look at the whole series.
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-kbuild.sh"
 load_base
 
 OUTDIR=$BUILD/static-$SERIES_BASE

@@ -28,6 +28,7 @@
 
 SERIES_BASE=mainline
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-apt.sh"
 load_base
 
 ROOT=$BUILD/trixie-root
