@@ -14,7 +14,7 @@ T=/sys/kernel/tracing
 size=262144 io=128k
 [ "$E2E_RPCRDMA" = stock ] && size=65536 io=32k
 local_nfsd
-trap 'umount /mnt/frag 2>/dev/null; rmmod nfsrdma_fragment 2>/dev/null; echo 0 >$T/events/rpcrdma/svcrdma_cm_accept/enable 2>/dev/null; echo 4096 >$S/max_req_size; echo 4096 >$R/rdma_max_inline_read; echo 4096 >$R/rdma_max_inline_write' EXIT
+trap 'umount /mnt/frag 2>/dev/null; rmmod nfsrdma_fragment 2>/dev/null' EXIT
 run sh -c "echo $size >$S/max_req_size"
 run sh -c "echo $size >$R/rdma_max_inline_read"
 run sh -c "echo $size >$R/rdma_max_inline_write"

@@ -25,10 +25,6 @@ restore() {
 		# child of this shell, and a bare wait would wait for it
 		wait $pids
 	fi
-	echo 0 >$T/events/rpcrdma/xprtrdma_inline_thresh/enable
-	echo 4096 >$S/max_req_size
-	echo 4096 >$R/rdma_max_inline_read
-	echo 4096 >$R/rdma_max_inline_write
 	rm -f /tmp/rl.stop /tmp/rl.fio.on $mnt/fio
 }
 trap restore EXIT

@@ -34,7 +34,6 @@ expect_eq "mountstats: send with invalidate" "$3" $r
 # event each (O_DIRECT I/O of 64 KiB uses chunks, whose R_keys the
 # server may invalidate)
 echo 1 >$T/events/rpcrdma/xprtrdma_mr_reminv/enable || fail_scenario "no xprtrdma_mr_reminv tracepoint"
-trap 'echo 0 >$T/events/rpcrdma/xprtrdma_mr_reminv/enable' EXIT
 echo >$T/trace
 run dd if=/dev/urandom of=/mnt/vis/v bs=64k count=4 oflag=direct 2>/dev/null
 run dd if=/mnt/vis/v of=/dev/null bs=64k iflag=direct 2>/dev/null

@@ -9,16 +9,8 @@ LISTEN_PORT=20050
 
 report() { echo "REPORT: $*"; }
 
-# Extended thresholds, for connections made from now on; the next
-# scenario in this VM gets the values it found
-sysctls="/proc/sys/sunrpc/rdma_max_inline_read /proc/sys/sunrpc/rdma_max_inline_write
- /proc/sys/sunrpc/svc_rdma/max_req_size"
-saved=$(cat $sysctls)
-restore() {
-	set -- $saved
-	for f in $sysctls; do echo "$1" >"$f"; shift; done
-}
-trap restore EXIT
+# Extended thresholds, for connections made from now on (the runner
+# puts back what it found for the next scenario)
 echo 16384 >/proc/sys/sunrpc/rdma_max_inline_read || fail_scenario "client sysctl"
 echo 16384 >/proc/sys/sunrpc/rdma_max_inline_write || fail_scenario "client sysctl"
 echo 16384 >/proc/sys/sunrpc/svc_rdma/max_req_size || fail_scenario "server sysctl"

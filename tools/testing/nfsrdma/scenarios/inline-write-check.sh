@@ -16,13 +16,6 @@
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 local_nfsd
-# The next scenario starts from the defaults, even after a failure here
-restore() {
-	echo 4096 >$S/max_req_size
-	echo 4096 >$R/rdma_max_inline_read
-	echo 4096 >$R/rdma_max_inline_write
-}
-trap restore EXIT
 
 # sizes T: 1 octet up to T, with each page and block boundary +-1
 sizes() {

@@ -40,9 +40,6 @@ restore() {
 	[ -d $TI ] && rmdir $TI
 	nfsd_running && echo "$threads" >/proc/fs/nfsd/threads
 	rm -rf /export/k
-	echo 4096 >$S/max_req_size
-	echo 4096 >$R/rdma_max_inline_read
-	echo 4096 >$R/rdma_max_inline_write
 	echo "/export 192.0.2.0/24(rw,fsid=0,no_subtree_check,no_root_squash,insecure,sync)" >/etc/exports
 	exportfs -ra
 }

@@ -22,7 +22,7 @@
 R=/proc/sys/sunrpc
 T=/sys/kernel/tracing
 size=262144 got=131072
-trap 'umount /mnt/short 2>/dev/null; rmmod nfsrdma_fragment 2>/dev/null; echo 4096 >$R/rdma_max_inline_read; ctl unfragment >/dev/null; ctl size=4096 >/dev/null' EXIT
+trap 'umount /mnt/short 2>/dev/null; rmmod nfsrdma_fragment 2>/dev/null; ctl unfragment >/dev/null' EXIT
 for e in xprtrdma_inline_thresh xprtrdma_disconnect; do
 	echo 1 >$T/events/rpcrdma/$e/enable || fail_scenario "no $e tracepoint"
 done

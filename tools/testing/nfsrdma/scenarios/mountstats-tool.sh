@@ -19,9 +19,7 @@
 # mountstats must print what the unpatched one prints and exit the same
 # way; with the three words 0 0 0 (no connection yet) it must say so.
 sys=/proc/sys/sunrpc
-trap 'umount /mnt/mst 2>/dev/null; echo 4096 >$sys/svc_rdma/max_req_size
-	echo 4096 >$sys/rdma_max_inline_read; echo 4096 >$sys/rdma_max_inline_write
-	echo 1 >$sys/rdma_remote_invalidate' EXIT
+trap 'umount /mnt/mst 2>/dev/null' EXIT
 for t in python3 mountstats mountstats-stock mountstats-bookworm; do
 	command -v $t >/dev/null || fail_scenario "no $t in the guest: the boot lacks the python3 layer"
 done

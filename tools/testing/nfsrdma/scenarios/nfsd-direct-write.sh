@@ -27,11 +27,6 @@ local_nfsd
 restore() {
 	umount /mnt/dio 2>/dev/null
 	[ -e $DIO ] && echo 0 >$DIO
-	[ -e $T/events/nfsd/nfsd_write_direct/enable ] &&
-		echo 0 >$T/events/nfsd/nfsd_write_direct/enable
-	echo 4096 >$S/max_req_size
-	echo 4096 >$R/rdma_max_inline_read
-	echo 4096 >$R/rdma_max_inline_write
 	exportfs -u "192.0.2.0/24:$D" 2>/dev/null
 	! is_mounted $D || umount $D || say "cannot unmount $D"
 	rm -rf /tmp/dio

@@ -22,11 +22,6 @@ mnt=/mnt/cl
 old_reqs=$(cat $S/max_requests)
 restore() {
 	umount $mnt 2>/dev/null
-	echo 0 >$T/events/rpcrdma/xprtrdma_reply/enable
-	echo "$old_reqs" >$S/max_requests
-	echo 4096 >$S/max_req_size
-	echo 4096 >$R/rdma_max_inline_read
-	echo 4096 >$R/rdma_max_inline_write
 	rm -f /tmp/cl.fio
 }
 trap restore EXIT

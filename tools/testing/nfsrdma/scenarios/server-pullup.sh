@@ -17,10 +17,6 @@ E=$T/events/rpcrdma/svcrdma_send_pullup
 local_nfsd
 restore() {
 	umount /mnt/pullup 2>/dev/null
-	[ -e $E/enable ] && echo 0 >$E/enable
-	echo 4096 >$S/max_req_size
-	echo 4096 >$R/rdma_max_inline_read
-	echo 4096 >$R/rdma_max_inline_write
 	rm -f /export/pullup.*
 }
 trap restore EXIT

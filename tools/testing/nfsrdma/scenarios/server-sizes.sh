@@ -19,9 +19,7 @@ T=/sys/kernel/tracing
 R=/proc/sys/sunrpc
 local_nfsd
 fill_root 300
-# The next scenario starts from the defaults, even after a failure here
-trap 'umount /mnt/sz 2>/dev/null; echo 4096 >$S/max_req_size; echo 4096 >$R/rdma_max_inline_read; echo 4096 >$R/rdma_max_inline_write
-      for e in svcrdma_cm_accept svcrdma_reply_too_large; do echo 0 >$T/events/rpcrdma/$e/enable; done 2>/dev/null' EXIT
+trap 'umount /mnt/sz 2>/dev/null' EXIT
 
 # wire SERVER CLIENT-RECV EXPECT(inline|ERR_CHUNK)
 wire() {

@@ -24,10 +24,7 @@ local_nfsd
 events="svcrdma_post_send"
 [ "$E2E_SERVER_RPCRDMA" = ours ] &&
 	events="$events svcrdma_cm_accept svcrdma_reply_too_large xprtrdma_inline_thresh xprtrdma_mr_reminv"
-# The next scenario starts from the defaults, even after a failure here
-trap 'umount /mnt/swi 2>/dev/null
-      for e in $events; do echo 0 >$T/events/rpcrdma/$e/enable; done
-      echo 1 >$S/remote_invalidate; echo 1 >$R/rdma_remote_invalidate' EXIT
+trap 'umount /mnt/swi 2>/dev/null' EXIT
 for e in $events; do
 	echo 1 >$T/events/rpcrdma/$e/enable || fail_scenario "no $e tracepoint"
 done

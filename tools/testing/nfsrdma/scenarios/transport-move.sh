@@ -17,14 +17,11 @@ dev=$(rdma link show | sed -n 's/.*netdev \([^ ]*\).*/\1/p' | head -n 1)
 [ "$E2E_RDMA" = rxe ] || fail_scenario "transport-move starts on soft-RoCE (e2e.rdma=rxe)"
 [ -f /lib/modules/e2e/siw.ko ] || fail_scenario "no siw.ko in this VM (make modules-siw)"
 sysctls="$S/max_req_size $R/rdma_max_inline_read $R/rdma_max_inline_write"
-saved=$(cat $sysctls)
 restore() {
 	touch /tmp/stop
 	umount -f /mnt/move 2>/dev/null
 	rdma link delete siw0 2>/dev/null
 	rdma link show rxe0 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev "$dev"
-	set -- $saved
-	for f in $sysctls; do echo "$1" >"$f"; shift; done
 }
 trap restore EXIT
 
