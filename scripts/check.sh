@@ -193,7 +193,7 @@ check_stock_fails() {
 		if [ -z "$re" ]; then
 			ktap_test_fail "stock $1 $s" "no reason in stock.expect"
 		elif [ "${line#  not ok }" = "$line" ]; then
-			ktap_test_fail "stock $1 $s" "did not step_failed against the stock module: ${line:-no result}"
+			ktap_test_fail "stock $1 $s" "did not fail against the stock module: ${line:-no result}"
 		elif grep -qE -- "$re" <<<"${line#* # }"; then
 			ktap_test_pass "stock $1 $s" "failed for the expected reason: ${line#* # }"
 		else

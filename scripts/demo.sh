@@ -12,10 +12,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
-OUT=$BUILD/demo
-KTAP=$OUT/demo.ktap
+DEMO_OUT=$BUILD/demo
+KTAP=$DEMO_OUT/demo.ktap
 CONSOLE=$BUILD/e2e/${E2E_KERNEL:-6.12}/demo.log
-mkdir -p "$OUT"
+mkdir -p "$DEMO_OUT"
 rm -f "$KTAP" "$CONSOLE"
 
 rc=0

@@ -42,7 +42,7 @@ _ktap_desc() { printf '%s' "$1" | tr '#\n' '_ ' | sed 's/ *$//'; }
 _ktap_line() { printf '%s' "$1" | tr '\n' ' ' | sed 's/ *$//'; }
 
 ktap_print_header() {
-	echo "${KTAP_INDENT}KTAP version 1"
+	printf '%s\n' "${KTAP_INDENT}KTAP version 1"
 	KTAP_HEADER=1
 	KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIP=0 KTAP_PLANNED=
 	if [ -z "$KTAP_STACK" ]; then
@@ -55,7 +55,7 @@ _ktap_begin() { [ -n "$KTAP_HEADER" ] || ktap_print_header; }
 
 ktap_set_plan() {
 	_ktap_begin
-	echo "${KTAP_INDENT}1..$1"
+	printf '%s\n' "${KTAP_INDENT}1..$1"
 	KTAP_PLANNED=$1
 }
 
@@ -63,26 +63,27 @@ ktap_test_pass() {
 	_ktap_begin
 	KTAP_N=$((KTAP_N + 1)) KTAP_PASS=$((KTAP_PASS + 1))
 	KTAP_ALL_PASS=$((KTAP_ALL_PASS + 1))
-	echo "${KTAP_INDENT}ok $KTAP_N $(_ktap_desc "$1${2:+ ($2)}")"
+	printf '%s\n' "${KTAP_INDENT}ok $KTAP_N $(_ktap_desc "$1${2:+ ($2)}")"
 }
 
 ktap_test_skip() {
 	_ktap_begin
 	KTAP_N=$((KTAP_N + 1)) KTAP_SKIP=$((KTAP_SKIP + 1))
 	KTAP_ALL_SKIP=$((KTAP_ALL_SKIP + 1))
-	echo "${KTAP_INDENT}ok $KTAP_N $(_ktap_desc "$1") # SKIP $(_ktap_line "$2")"
+	_ktap_why=$(_ktap_line "${2:-}")
+	printf '%s\n' "${KTAP_INDENT}ok $KTAP_N $(_ktap_desc "$1") # SKIP${_ktap_why:+ $_ktap_why}"
 }
 
 ktap_test_fail() {
 	_ktap_begin
 	KTAP_N=$((KTAP_N + 1)) KTAP_FAIL=$((KTAP_FAIL + 1))
 	KTAP_ALL_FAIL=$((KTAP_ALL_FAIL + 1))
-	echo "${KTAP_INDENT}not ok $KTAP_N $(_ktap_desc "$1") # $(_ktap_line "${2:-failed}")"
+	printf '%s\n' "${KTAP_INDENT}not ok $KTAP_N $(_ktap_desc "$1") # $(_ktap_line "${2:-failed}")"
 }
 
 ktap_print_msg() {
 	_ktap_begin
-	echo "${KTAP_INDENT}# $(_ktap_line "$1")"
+	printf '%s\n' "${KTAP_INDENT}# $(_ktap_line "${1:-}")"
 }
 
 ktap_subtest_begin() {
@@ -95,7 +96,7 @@ ktap_subtest_begin() {
 ktap_subtest_end() {
 	_ktap_failed=$KTAP_FAIL
 	_ktap_total=$((KTAP_PASS + KTAP_FAIL + KTAP_SKIP))
-	[ -n "$KTAP_PLANNED" ] || echo "${KTAP_INDENT}1..$KTAP_N"
+	[ -n "$KTAP_PLANNED" ] || printf '%s\n' "${KTAP_INDENT}1..$KTAP_N"
 	KTAP_INDENT=${KTAP_INDENT#  }
 	_ktap_top=${KTAP_STACK%%/*}
 	KTAP_STACK=${KTAP_STACK#*/}
@@ -107,7 +108,9 @@ ktap_subtest_end() {
 	[ "$KTAP_PLANNED" != - ] || KTAP_PLANNED=
 	# the subtests were counted in the totals already: the result of
 	# a document that had any is not counted again there
-	case "${2:-}" in
+	# a document with a failed test failed, whatever the caller says
+	[ "$2" != pass ] || [ "$_ktap_failed" = 0 ] || set -- "$1" ""
+	case "$2" in
 	pass) ktap_test_pass "$1"
 		[ "$_ktap_total" = 0 ] || KTAP_ALL_PASS=$((KTAP_ALL_PASS - 1)) ;;
 	skip) ktap_test_skip "$1" "$3"
@@ -115,7 +118,7 @@ ktap_subtest_end() {
 	fail) ktap_test_fail "$1" "$3"
 		# counted once, as ktap-count.awk does, when none below failed
 		[ "$_ktap_failed" = 0 ] || KTAP_ALL_FAIL=$((KTAP_ALL_FAIL - 1)) ;;
-	*)
+	'')
 		if [ "$_ktap_failed" = 0 ]; then
 			ktap_test_pass "$1"
 			[ "$_ktap_total" = 0 ] || KTAP_ALL_PASS=$((KTAP_ALL_PASS - 1))
@@ -123,14 +126,18 @@ ktap_subtest_end() {
 			ktap_test_fail "$1" "$_ktap_failed of $_ktap_total failed"
 			KTAP_ALL_FAIL=$((KTAP_ALL_FAIL - 1))
 		fi ;;
+	*)
+		printf 'ktap.sh: ktap_subtest_end: unknown result %s\n' "$2" >&2
+		ktap_test_fail "$1" "ktap_subtest_end: unknown result '$2'" ;;
 	esac
 }
 
 ktap_finished() {
+	_ktap_begin
 	[ -n "$KTAP_PLANNED" ] || ktap_set_plan "$KTAP_N"
 	_ktap_skipped=
 	[ "$KTAP_SKIP" = 0 ] || _ktap_skipped=", $KTAP_SKIP skipped"
 	ktap_print_msg "$1: $KTAP_PASS passed, $KTAP_FAIL failed$_ktap_skipped"
-	KTAP_HEADER=
+	KTAP_HEADER= KTAP_PLANNED=
 	[ "$KTAP_FAIL" = 0 ]
 }

@@ -236,8 +236,11 @@ void parse_cmd_args(const char *cmd, int argc, char **argv,
 			a->count = parse_count("--count", optarg);
 			break;
 		default:
-			if (c >= OPT_CM_LAST && opts->own)
-				opts->own(cmd, c, optarg, priv);
+			/* an option of the program's own table */
+			if (!opts->own)
+				cmd_error(cmd, "option '--%s' has no handler",
+					  opts->table[idx].name);
+			opts->own(cmd, c, optarg, priv);
 			break;
 		}
 	}

@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define OUT_FIELDS_MAX		48
-#define OUT_VALUE_MAX		400	/* 196 octets of Private Data in hex */
+#define OUT_VALUE_MAX		1040	/* 512 octets of (iWARP) Private Data in hex */
 
 enum out_kind {
 	OUT_STR,	/* a JSON string */

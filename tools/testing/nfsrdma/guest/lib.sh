@@ -483,6 +483,8 @@ state_save() {
 	rm -rf $STATE_DIR
 	mkdir -p $STATE_DIR/sysctl
 	for f in $(find /proc/sys/sunrpc -type f 2>/dev/null); do
+		# not settings: counters that a write resets, and a list
+		case $f in */rdma_stat_*|*/transports) continue ;; esac
 		cat "$f" >"$STATE_DIR/sysctl/$(echo "${f#/proc/sys/}" | tr / .)" 2>/dev/null
 	done
 	cat $TRACEFS/set_event >$STATE_DIR/events 2>/dev/null
@@ -497,7 +499,7 @@ state_restore() {
 	for f in $STATE_DIR/sysctl/*; do
 		p=/proc/sys/$(basename "$f" | tr . /)
 		[ -f "$p" ] && ! cmp -s "$f" "$p" || continue
-		say "restoring sysctl ${p#/proc/sys/} to $(tr '\n' ' ' <"$f")(was $(tr '\n' ' ' <"$p"))"
+		say "restoring sysctl ${p#/proc/sys/} to $(cat "$f") (was $(cat "$p"))"
 		cat "$f" >"$p" 2>/dev/null || say "sysctl ${p#/proc/sys/} refused its old value"
 	done
 	if [ -f $STATE_DIR/events ] && ! cmp -s $STATE_DIR/events $TRACEFS/set_event; then

@@ -6,7 +6,7 @@
 # client advertises, R included. rpcrdma.ko has no module parameters,
 # so an option left in a modprobe configuration from an older build
 # does not stop it from loading. Runs before anything uses rpcrdma.
-[ "$E2E_RPCRDMA" = ours ] || skip "needs our rpcrdma.ko (its sysctls and their range)"
+require "our rpcrdma.ko (its sysctls and their range)" test "$E2E_RPCRDMA" = ours
 mod=/lib/modules/e2e/rpcrdma-ours.ko
 sys=/proc/sys/sunrpc
 

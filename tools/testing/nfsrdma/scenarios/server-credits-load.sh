@@ -19,7 +19,6 @@ S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 T=/sys/kernel/tracing
 mnt=/mnt/cl
-old_reqs=$(cat $S/max_requests)
 restore() {
 	umount $mnt 2>/dev/null
 	rm -f /tmp/cl.fio
