@@ -53,8 +53,8 @@ deps-mainline: deps
 deps-test:
 	@scripts/test-deps.sh
 
-## fresh-root: make demo in a new minimal Debian root (FRESH_MODE=check: make check)
-FRESH_MODE ?= demo
+## fresh-root: make demo, then every install and build step of make check, in a new minimal Debian root (FRESH_MODE=demo: the demo alone; check: make check)
+FRESH_MODE ?= builds
 fresh-root: deps
 	@scripts/fresh-root.sh $(FRESH_MODE)
 
@@ -131,6 +131,14 @@ tools:
 ## kunit: run the KUnit suites under UML with kunit.py, on mainline (7.3)
 kunit: tree-mainline
 	@SERIES_BASE=mainline scripts/kunit.sh
+
+## kunit-config: kunit.py's config of the mainline KUnit build and its check that every option of .kunitconfig took, without building
+kunit-config: tree-mainline
+	@SERIES_BASE=mainline KUNIT_CONFIG_ONLY=1 scripts/kunit.sh
+
+## fuzz-build: build the codec fuzzer (clang, libFuzzer) without running it
+fuzz-build:
+	@$(MAKE) -s -C tools/testing/rpcrdma-cm-fuzz
 
 ## kunit-6.12: the KUnit suites on the 6.12 series (build/kunit-6.12)
 kunit-6.12: tree-6.12
@@ -210,13 +218,13 @@ fuzz: deps
 static: tree
 	@scripts/static-checks.sh
 
-## patchset: export the mainline series to out/patchset/mainline and check each patch (SIGNOFF="Name <addr>" signs it)
+## patchset: export the mainline series to out/patchset/mainline and check each patch (SIGNOFF="Name <addr>" signs it; EXPORT_ONLY=1: export without the checks)
 patchset: tree-mainline
-	@SERIES_BASE=mainline scripts/patchset.sh
+	@SERIES_BASE=mainline scripts/patchset.sh $(if $(EXPORT_ONLY),--export-only)
 
 ## patchset-6.12: the same for the 6.12 backport (out/patchset/6.12)
 patchset-6.12: tree-6.12
-	@SERIES_BASE=6.12 scripts/patchset.sh
+	@SERIES_BASE=6.12 scripts/patchset.sh $(if $(EXPORT_ONLY),--export-only)
 
 # The DKMS package: /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
 DKMS_NAME    := rpcrdma-rfc8797
@@ -275,7 +283,7 @@ help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 .PHONY: all demo deps deps-mainline deps-test debug-kernel e2e-debug fresh-root tree tree-mainline tree-6.12 refresh \
-	modules modules-mainline modules-fixes tools nfs-utils-mountstats kunit kunit-6.12 kunit-san kunit-x86_64 tools-check backport-check e2e e2e-fixes e2e-interop bench fuzz static \
+	modules modules-mainline modules-fixes tools nfs-utils-mountstats kunit kunit-config kunit-6.12 kunit-san kunit-x86_64 fuzz-build tools-check backport-check e2e e2e-fixes e2e-interop bench fuzz static \
 	wireshark install-wireshark uninstall-wireshark wireshark-check wireshark-sample \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
 	deps-arm64 modules-arm64 tools-arm64 e2e-arm64 kunit-arm64 modules-siw e2e-siw \

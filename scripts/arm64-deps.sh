@@ -189,6 +189,10 @@ userspace() {
 main() {
 	command -v aarch64-linux-gnu-gcc >/dev/null ||
 		stop "no aarch64-linux-gnu-gcc: run 'make deps' (gcc-aarch64-linux-gnu)"
+	# The C library of the cross compiler, a Recommends of
+	# gcc-aarch64-linux-gnu that deps installs by name
+	echo '#include <stdio.h>' | aarch64-linux-gnu-gcc -E -o /dev/null - 2>/dev/null ||
+		stop "aarch64-linux-gnu-gcc finds no C library headers: run 'make deps' (libc6-dev-arm64-cross)"
 	command -v qemu-system-aarch64 >/dev/null ||
 		stop "no qemu-system-aarch64: run 'make deps' (qemu-system-arm)"
 	mkdir -p "$DEBS"

@@ -69,6 +69,19 @@ over_budget() {
 step_passed() { echo "$1${US}ok${US}${US}" >>"$RESULTS"; }
 step_failed() { echo "$1${US}not ok${US}$(printf %s "${2:-failed}" | tr '\n#\037' ' : ')${US}" >>"$RESULTS"; }
 
+# why_failed NAME...: the reason a build step failed, for its "not ok"
+# line: the first line of its logs (NAME.log...) that says why a script
+# stopped (lib.sh's "ERROR: "), or make's first "***" line, and the logs
+why_failed() {
+	local name files=() first
+	for name in "$@"; do
+		files+=("$LOGDIR/$name.log")
+	done
+	first=$(cat "${files[@]}" 2>/dev/null | grep -m1 -E '^ERROR: ' ||
+		cat "${files[@]}" 2>/dev/null | grep -m1 -E '^make(\[[0-9]+\])?: \*\*\* ' || true)
+	printf '%s(see %s)' "${first:+$first }" "${files[*]}"
+}
+
 # step NAME CMD...: run a step, show its output, keep a log
 step() {
 	local name=$1 rc t0=$SECONDS
@@ -407,17 +420,17 @@ main() {
 
 	step disk check_disk || { step_failed disk "$(tail -n 1 "$LOGDIR/disk.log")"; summary; }
 	step_passed disk
-	step deps make -s -C "$TOP" deps || { step_failed deps "see $LOGDIR/deps.log"; summary; }
+	step deps make -s -C "$TOP" deps || { step_failed deps "$(why_failed deps)"; summary; }
 	step_passed deps
 	step deps-mainline make -s -C "$TOP" deps-mainline ||
-		{ step_failed deps-mainline "see $LOGDIR/deps-mainline.log"; summary; }
+		{ step_failed deps-mainline "$(why_failed deps-mainline)"; summary; }
 	step_passed deps-mainline
 	# nfs-utils' mountstats with patches/nfs-utils, which the
 	# mountstats-tool scenario of both e2e lanes runs in its VM
 	if step nfs-utils make -s -C "$TOP" nfs-utils-mountstats; then
 		step_passed nfs-utils
 	else
-		step_failed nfs-utils "see $LOGDIR/nfs-utils.log"
+		step_failed nfs-utils "$(why_failed nfs-utils)"
 	fi
 	# Every way deps can stop, with stand-ins for apt and dpkg. It
 	# needs no tree, so it runs beside the unpacking of the two trees,
@@ -436,25 +449,25 @@ main() {
 	show_lanes deps-test stall-timeout-test
 	count_ktap deps-test "" "$(rc_of deps-test)"
 	count_ktap stall-timeout-test "" "$(rc_of stall-timeout-test)"
-	[ "$rc" = 0 ] || { step_failed tree "see $LOGDIR/tree.log"; summary; }
+	[ "$rc" = 0 ] || { step_failed tree "$(why_failed tree)"; summary; }
 	step_passed tree
 
 	if step modules make -s -C "$TOP" modules && step vermagic check_vermagic; then
 		step_passed modules
 	else
-		step_failed modules "see $LOGDIR/modules.log and vermagic.log"
+		step_failed modules "$(why_failed modules vermagic)"
 	fi
 	# The stable fixes posting alone, for fixes.runs
 	if step modules-fixes make -s -C "$TOP" modules-fixes; then
 		step_passed modules-fixes
 	else
-		step_failed modules-fixes "see $LOGDIR/modules-fixes.log"
+		step_failed modules-fixes "$(why_failed modules-fixes)"
 	fi
 	if step modules-mainline make -s -C "$TOP" modules-mainline &&
 	   step vermagic-mainline check_vermagic mainline; then
 		step_passed modules-mainline
 	else
-		step_failed modules-mainline "see $LOGDIR/modules-mainline.log and vermagic-mainline.log"
+		step_failed modules-mainline "$(why_failed modules-mainline vermagic-mainline)"
 	fi
 	# arm64: Debian's arm64 kernels and user space, both series'
 	# rpcrdma.ko cross-built (vermagic and CRCs checked against the
@@ -462,13 +475,13 @@ main() {
 	if step modules-arm64 make -s -C "$TOP" deps-arm64 modules-arm64 tools-arm64; then
 		step_passed modules-arm64
 	else
-		step_failed modules-arm64 "see $LOGDIR/modules-arm64.log"
+		step_failed modules-arm64 "$(why_failed modules-arm64)"
 	fi
 	# soft-iWARP's siw.ko for both kernels, from each base's source
 	if step modules-siw make -s -C "$TOP" modules-siw; then
 		step_passed modules-siw
 	else
-		step_failed modules-siw "see $LOGDIR/modules-siw.log"
+		step_failed modules-siw "$(why_failed modules-siw)"
 	fi
 
 	rc=0

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fresh-root.sh demo|check
+# fresh-root.sh demo|builds|check
 #
 # Prove that the README's commands work from nothing: bootstrap a new
 # minimal Debian bookworm root (mmdebstrap, minbase, the host's apt
@@ -9,6 +9,11 @@
 # and run "make demo" (or "make check") there as root, in private mount
 # and PID namespaces with /proc, /sys and /dev mounted, so that nothing
 # stays mounted or running when it ends. Prints KTAP.
+#
+# "builds" (make check's step) runs "make demo" and then, one case each,
+# every install and build step that make check takes (BUILD_STEPS), so
+# that a package only a developer's machine has fails make check there
+# too; it boots no VM beyond the demo's.
 #
 # The root is made anew on every run. Downloaded .deb files are kept in
 # $BUILD/fresh-root/debs between runs: that saves the downloads, never an
@@ -40,16 +45,28 @@ WORK=$(realpath "$BUILD/fresh-root")
 ROOT=$WORK/root
 CLONE=$WORK/project
 DEBS=$WORK/debs
-LOG=$WORK/$MODE.log
+LOG=$WORK/$([ "$MODE" = check ] && echo check || echo demo).log
+# How many downloaded packages the root started with (noted in $TIMES)
+cached=0
 TIMES=$WORK/times
 # Packages of deps' list that a minbase root with git and make must lack:
 # if it had them, the check would not show that deps installs them
 MUST_LACK=(linux-source-6.12 qemu-system-x86 build-essential ibverbs-utils
 	   netbase busybox-static rdma-core mmdebstrap)
 
+# What "builds" runs in the root after the demo, one make command each:
+# every install and build step of make check (scripts/check.sh), whose
+# phase one's targets must all be here (the last case checks it), and
+# the builds of its lanes that boot no VM: KUnit as far as its config
+# check, the fuzzer, the series export
+BUILD_STEPS=(deps deps-mainline nfs-utils-mountstats tree modules modules-fixes
+	     modules-mainline deps-arm64 modules-arm64 tools-arm64 modules-siw
+	     backport-check tools tools-check wireshark wireshark-check kunit-config
+	     fuzz-build "patchset EXPORT_ONLY=1" "patchset-6.12 EXPORT_ONLY=1")
+
 case $MODE in
-demo|check) ;;
-*) die "usage: $0 demo|check" ;;
+demo|builds|check) ;;
+*) die "usage: $0 demo|builds|check" ;;
 esac
 [ -z "${FRESH_ROOT_WALL:-}" ] || [[ $FRESH_ROOT_WALL =~ ^[1-9][0-9]*$ ]] ||
 	die "FRESH_ROOT_WALL=$FRESH_ROOT_WALL: give a number of seconds"
@@ -58,11 +75,19 @@ STALL=${FRESH_ROOT_STALL:-900}
 
 TESTS=("clone of the project"
        "bootstrap a minbase bookworm root with git and make"
-       "the new root is bookworm and lacks what deps installs"
-       "make $MODE in the fresh root"
-       "$([ "$MODE" = demo ] && echo "the demo's negotiation report" ||
-	  echo "make check's summary in the fresh root")"
-       "nothing left mounted or running in the root")
+       "the new root is bookworm and lacks what deps installs")
+if [ "$MODE" = check ]; then
+	TESTS+=("make check in the fresh root" "make check's summary in the fresh root")
+else
+	TESTS+=("make demo in the fresh root" "the demo's negotiation report")
+fi
+if [ "$MODE" = builds ]; then
+	for s in "${BUILD_STEPS[@]}"; do
+		TESTS+=("make $s in the fresh root")
+	done
+	TESTS+=("every build step of make check's phase one ran in the fresh root")
+fi
+TESTS+=("nothing left mounted or running in the root")
 # ok [NOTE], not_ok REASON: the verdict of the next of TESTS
 ok() { ktap_test_pass "${TESTS[KTAP_N]}" "${1:-}"; }
 not_ok() { ktap_test_fail "${TESTS[KTAP_N]}" "$1"; }
@@ -175,13 +200,59 @@ run_in_root() {
 	' fresh-root "$ROOT" "$DEBS" "$cmd" "$STALL" "$TOP/scripts/stall-timeout" "${WALL[@]}"
 }
 
-# Why make stopped: the first line that says ERROR, or else the last
-# line before make's first "*** ... Error"
+# failure_reason [LOG]: why make stopped: the first line that says
+# ERROR, or else the last line before make's first "*** ... Error"
 failure_reason() {
 	awk '/^ERROR: / { print; f = 1; exit }
 	     /^make(\[[0-9]+\])?: \*\*\* / { if (prev == "") prev = $0; print prev; f = 1; exit }
 	     NF { prev = $0 }
-	     END { if (!f) print prev }' "$LOG"
+	     END { if (!f) print prev }' "${1:-$LOG}"
+}
+
+# in_root_case CMD LOG: run CMD in the root (its output to LOG and, as
+# diagnostics, here), time it, and give the verdict of the next case
+in_root_case() {
+	local cmd=$1 log=$2 t0 t1 rc=0
+	t0=$(date +%s)
+	run_in_root "$cmd" 2>&1 | tee "$log" | diag || rc=$?
+	t1=$(date +%s)
+	echo "# $cmd in the fresh root: $((t1 - t0)) s (exit status $rc)"
+	echo "$(date -u +%FT%TZ) $cmd: $((t1 - t0)) s, exit status $rc, $cached packages cached" >>"$TIMES"
+	if [ "$rc" = 0 ]; then
+		ok "$((t1 - t0)) s"
+	elif [ "$rc" = 124 ] && grep -q '^stall-timeout: ' "$log"; then
+		not_ok "$(grep -m1 '^stall-timeout: ' "$log")"
+	else
+		not_ok "exit status $rc: $(failure_reason "$log")"
+	fi
+}
+
+# The make targets of make check's phase one (scripts/check.sh: its
+# "make -s -C "$TOP" TARGET..." steps), one a line
+check_targets() {
+	grep -o 'make -s -C "\$TOP" [a-z0-9 .-]*' "$TOP/scripts/check.sh" |
+		sed 's/^make -s -C "\$TOP" //' | tr ' ' '\n' | sed '/^$/d' | sort -u
+}
+
+# run_builds: every BUILD_STEPS command in the root, a case each, then
+# whether they cover make check's phase one
+run_builds() {
+	local s t steps=" " missing=()
+	mkdir -p "$WORK/builds"
+	for s in "${BUILD_STEPS[@]}"; do
+		in_root_case "make $s" "$WORK/builds/${s%% *}.log"
+		steps+="${s%% *} "
+	done
+	while read -r t; do
+		[ "${steps#* "$t" }" != "$steps" ] || missing+=("$t")
+	done < <(check_targets)
+	if [ "$(check_targets | wc -l)" -lt 10 ]; then
+		not_ok "found only $(check_targets | wc -l) make targets in scripts/check.sh"
+	elif [ "${#missing[@]}" = 0 ]; then
+		ok "$(check_targets | wc -l) targets"
+	else
+		not_ok "not in BUILD_STEPS: ${missing[*]}"
+	fi
 }
 
 # The demo's negotiation report, as make demo prints it for a person:
@@ -215,7 +286,7 @@ check_summary() {
 }
 
 main() {
-	local t0 t1 rc p cached codename missing=() left why
+	local t0 t1 rc p codename missing=() left why
 	[ "$(id -u)" = 0 ] || die "fresh-root needs root (mmdebstrap, chroot, mounts)"
 	command -v mmdebstrap >/dev/null || die "mmdebstrap is missing: run 'make deps'"
 	# mountinfo escapes blanks and backslashes; keep the path plain
@@ -243,6 +314,7 @@ main() {
 	fi
 
 	mkdir -p "$DEBS"
+	# (in_root_case notes it in $TIMES)
 	cached=$(find "$DEBS" -maxdepth 1 -name '*.deb' | wc -l)
 	echo "# $cached downloaded packages in the cache"
 	t0=$(date +%s)
@@ -274,24 +346,14 @@ main() {
 	fi
 
 	mv "$CLONE" "$ROOT/root/project"
-	rc=0
-	t0=$(date +%s)
-	run_in_root "make $MODE" 2>&1 | tee "$LOG" | diag || rc=$?
-	t1=$(date +%s)
-	echo "# make $MODE in the fresh root: $((t1 - t0)) s (exit status $rc)"
-	echo "$(date -u +%FT%TZ) make $MODE: $((t1 - t0)) s, exit status $rc, $cached packages cached" >>"$TIMES"
-	if [ "$rc" = 0 ]; then
-		ok "$((t1 - t0)) s"
-	elif [ "$rc" = 124 ] && grep -q '^stall-timeout: ' "$LOG"; then
-		not_ok "$(grep -m1 '^stall-timeout: ' "$LOG")"
+	if [ "$MODE" = check ]; then
+		in_root_case "make check" "$LOG"
+		check_summary
 	else
-		not_ok "exit status $rc: $(failure_reason)"
+		in_root_case "make demo" "$LOG"
+		check_demo_report
+		[ "$MODE" = demo ] || run_builds
 	fi
-
-	case $MODE in
-	demo) check_demo_report ;;
-	check) check_summary ;;
-	esac
 
 	left=$(mounts_under_root; procs_in_root)
 	if [ -z "$left" ]; then

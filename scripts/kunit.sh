@@ -14,7 +14,8 @@
 # KUNIT_EXEC_TIMEOUT (the run's limit, default 900;
 # KUNIT_KERNEL_TIMEOUT, default 60 s less, is kunit.py's on the test
 # kernel), KUNIT_CPU (the CPU seconds any one process of the build may
-# use, default 3600).
+# use, default 3600), KUNIT_CONFIG_ONLY (1: only kunit.py's config
+# step, make kunit-config).
 
 . "$(dirname "$0")/lib.sh"
 KUNIT_BUILD=${KUNIT_BUILD:-$BUILD/kunit}
@@ -99,6 +100,14 @@ EOF
 esac
 COMMON=(--kunitconfig=net/sunrpc/xprtrdma --build_dir="$KUNIT_BUILD" "${ARCH_ARGS[@]}" "$@")
 cd "$TREE"
+# KUNIT_CONFIG_ONLY=1 (make kunit-config): kunit.py's config step alone,
+# which writes the .config and fails if an option of .kunitconfig did
+# not take; the fresh root checks that far what the build needs
+if [ -n "${KUNIT_CONFIG_ONLY:-}" ]; then
+	python3 tools/testing/kunit/kunit.py config "${COMMON[@]}" </dev/null ||
+		die "kunit.py config failed"
+	exit 0
+fi
 t0=$SECONDS
 rc=0
 (
