@@ -314,7 +314,7 @@ lane_two() {
 	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
 		quietly fresh-root fresh_root_skipped
 	else
-		quietly fresh-root "$TOP/scripts/fresh-root.sh" demo
+		quietly fresh-root "$TOP/scripts/fresh-root.sh" builds
 	fi
 	series_mainline
 }
