@@ -301,8 +301,9 @@ lane_one() {
 }
 
 # The second: 7.3's scenarios and stock failures, DKMS for 7.3 in the
-# trixie root, the soft-iWARP runs (siw.runs), then the README's main command from nothing, in a new
-# Debian root (check-full also runs this whole suite there; inside such
+# trixie root, the soft-iWARP runs (siw.runs), then the README's main
+# command and every install and build step of this suite from nothing,
+# in a new Debian root (check-full also runs this whole suite there; inside such
 # a root, FRESH_ROOT_INSIDE, the outer run has already done it); then
 # the mainline series.
 lane_two() {
