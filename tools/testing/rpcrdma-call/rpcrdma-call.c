@@ -33,6 +33,10 @@ const char *prog_name = PROG;
 #define REPLY_CHUNK_SEGS_MAX	128	/* --reply-chunk */
 #define REPLY_CHUNK_SEG_LEN	512	/* octets in each of its segments */
 #define REPLY_CHUNK_FILL	0xa5	/* what its memory holds before a call */
+#define READ_CHUNKS_MAX		16	/* --read-chunks */
+#define READ_CHUNK_LEN		4	/* octets in each of them: one XDR word */
+#define READ_CHUNK_FILL		0x5a	/* what they hold */
+#define INLINE_PAD_MAX		262144	/* --inline-pad: RFC 8797's largest size */
 
 /* rpcrdma-call's exit code beyond rpcrdma-cm's: see --help */
 #define EXIT_PROTOCOL		(EXIT_LOCAL + 1)	/* a receive error, a dropped
@@ -45,6 +49,8 @@ enum {
 	OPT_POST_SIZE,
 	OPT_THEN_NULL,
 	OPT_REPLY_CHUNK,
+	OPT_READ_CHUNKS,
+	OPT_INLINE_PAD,
 };
 
 struct call_args {
@@ -52,6 +58,8 @@ struct call_args {
 	u32		reply_size;
 	u32		post_size;
 	int		reply_chunk;	/* segments, 0: none */
+	int		read_chunks;	/* data-item Read chunks, 0: none */
+	u32		inline_pad;	/* octets after the arguments */
 	const char	*proc;
 };
 
@@ -80,6 +88,18 @@ static void call_option(const char *cmd, int opt, const char *arg, void *priv)
 	case OPT_THEN_NULL:
 		ca->then_null = true;
 		break;
+	case OPT_READ_CHUNKS:
+		ca->read_chunks = parse_count("--read-chunks", arg);
+		if (ca->read_chunks < 1 || ca->read_chunks > READ_CHUNKS_MAX)
+			cmd_error(cmd, "--read-chunks '%s': expected 1..%d chunks",
+				  arg, READ_CHUNKS_MAX);
+		break;
+	case OPT_INLINE_PAD:
+		ca->inline_pad = parse_size("--inline-pad", arg);
+		if (ca->inline_pad > INLINE_PAD_MAX || ca->inline_pad % 4)
+			cmd_error(cmd, "--inline-pad '%s': expected 0..%d octets, a multiple of 4",
+				  arg, INLINE_PAD_MAX);
+		break;
 	case OPT_REPLY_CHUNK:
 		ca->reply_chunk = parse_count("--reply-chunk", arg);
 		if (ca->reply_chunk < 1 || ca->reply_chunk > REPLY_CHUNK_SEGS_MAX)
@@ -96,6 +116,8 @@ static const struct option call_table[] = {
 	{ "post-size",		required_argument,	NULL, OPT_POST_SIZE },
 	{ "then-null",		no_argument,		NULL, OPT_THEN_NULL },
 	{ "reply-chunk",	required_argument,	NULL, OPT_REPLY_CHUNK },
+	{ "read-chunks",	required_argument,	NULL, OPT_READ_CHUNKS },
+	{ "inline-pad",		required_argument,	NULL, OPT_INLINE_PAD },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -111,7 +133,7 @@ static const char usage_text[] =
 "  [--none | --raw HEX] [--proc readdir|create|null]\n"
 "  [--reply-size BYTES]\n"
 "  [--then-null] [--post-size BYTES] [--reply-chunk SEGMENTS]\n"
-"  [--timeout SECONDS]\n"
+"  [--read-chunks N] [--inline-pad BYTES] [--timeout SECONDS]\n"
 "      Act as a minimal RPC-over-RDMA version 1 client (RFC 8166): connect\n"
 "      as probe does, post Receive buffers of exactly our Receive Size,\n"
 "      send one RPC inline in an RDMA_MSG without chunks, and report\n"
@@ -136,6 +158,12 @@ static const char usage_text[] =
 "      of 512 octets with each COMPOUND, and report how much of it the\n"
 "      server wrote; a reply that comes there is decoded from it. Needs\n"
 "      --no-remote-invalidate or --none: the chunk cannot be invalidated.\n"
+"      --inline-pad: with --proc null, put BYTES (a multiple of 4, up to\n"
+"      262144) of zeros after the call's arguments, inline.\n"
+"      --read-chunks: with --proc null, send N (1..16) data-item Read\n"
+"      chunks of 4 octets each after the inline part (RFC 8166, 3.4.5),\n"
+"      one after the other: the server must pull them and answer the\n"
+"      NULL. Needs --no-remote-invalidate or --none, as --reply-chunk.\n"
 "      Default timeout: 10 seconds per step and per call.\n"
 "\n"
 "Options:\n"
@@ -154,7 +182,7 @@ static const char usage_text[] =
 "  sent, reply, recv_error, send_error, disconnected or not_sent.\n"
 "  Every call event has call (readdir, create, null) and xid.\n"
 "             sent: send_len reply_size [reply_chunk_segments]\n"
-"             [create_name].\n"
+"             [create_name] [read_chunks inline_pad].\n"
 "             reply: posted_size byte_len with_invalidate [invalidated_rkey]\n"
 "             [reply_chunk_written] [reply_chunk_len]\n"
 "             well_formed [problem] and what could be decoded of\n"
@@ -350,6 +378,19 @@ struct reply_chunk {
 	int	segs;
 };
 
+/*
+ * call --read-chunks, --inline-pad: @count data-item Read chunks of
+ * READ_CHUNK_LEN octets, one after the other in memory the server may
+ * RDMA Read, after @pad octets of zeros that follow the arguments
+ * inline. Sent with the first call only.
+ */
+struct read_chunks {
+	u32	rkey;
+	u64	addr;
+	int	count;
+	u32	pad;
+};
+
 /* The directory that call @xid of --proc create makes in the root */
 static void create_name(char *name, size_t size, u32 xid)
 {
@@ -357,22 +398,61 @@ static void create_name(char *name, size_t size, u32 xid)
 }
 
 /*
- * Encode a call: the RPC-over-RDMA header of an RDMA_MSG with empty
- * Read and Write lists and no Reply chunk, then the RPC call. Returns
- * its length, 0 if it does not fit.
+ * The Read list of @rd for a call whose inline RPC message is @rpc_len
+ * octets long: chunk i sits at XDR position @rpc_len + i * READ_CHUNK_LEN
+ * (RFC 8166, Section 3.4.5: the position counts the data items before
+ * it; each is one XDR word, so none needs a roundup), a chunk of one
+ * segment each
+ */
+static void put_read_list(struct xdr_out *x, const struct read_chunks *rd,
+			  u32 rpc_len)
+{
+	int i;
+
+	for (i = 0; i < rd->count; i++) {
+		u64 addr = rd->addr + (u64)i * READ_CHUNK_LEN;
+
+		put32(x, 1);	/* a Read segment follows */
+		put32(x, rpc_len + i * READ_CHUNK_LEN);
+		put32(x, rd->rkey);
+		put32(x, READ_CHUNK_LEN);
+		put32(x, (u32)(addr >> 32));
+		put32(x, (u32)addr);
+	}
+	put32(x, 0);		/* end of the Read list */
+}
+
+/*
+ * Encode a call: the RPC-over-RDMA header of an RDMA_MSG with an empty
+ * Write list, a Read list when @rd has chunks, and a Reply chunk when
+ * @rc has segments, then the RPC call (and @rd's pad). Returns its
+ * length, 0 if it does not fit.
  */
 static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
-			  u32 xid, u32 reply_size, const struct reply_chunk *rc)
+			  u32 xid, u32 reply_size, const struct reply_chunk *rc,
+			  const struct read_chunks *rd)
 {
 	struct xdr_out x = { .p = buf, .end = buf + size };
-	u8 *len_p, *body;
+	u8 *len_p, *body, *rpc;
+	size_t hdr_len = 0;
 	char name[32];
 
 	put32(&x, xid);
 	put32(&x, RPCRDMA_VERSION);
 	put32(&x, CALL_RECVS);
 	put32(&x, RDMA_MSG);
-	put32(&x, 0);		/* Read list: empty */
+	if (rd && rd->count) {
+		/* The positions depend on the RPC message's length:
+		 * leave room for the list (a segment is six words,
+		 * then the list's end), and fill it in last
+		 */
+		hdr_len = (size_t)(x.p - buf) + (size_t)rd->count * 24 + 4;
+		if (hdr_len > size)
+			return 0;
+		x.p = buf + hdr_len;
+	} else {
+		put32(&x, 0);	/* Read list: empty */
+	}
 	put32(&x, 0);		/* Write list: empty */
 	if (rc->segs && cd->proc == NFSPROC4_COMPOUND) {
 		int i;
@@ -391,6 +471,7 @@ static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 		put32(&x, 0);	/* Reply chunk: none */
 	}
 
+	rpc = x.p;
 	put32(&x, xid);
 	put32(&x, RPC_CALL);
 	put32(&x, RPC_VERSION);
@@ -448,7 +529,23 @@ static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 		put32(&x, reply_size);	/* maxcount */
 		put32(&x, 0);		/* attr_request: no attributes */
 	}
-	return x.overflow ? 0 : (size_t)(x.p - buf);
+	if (rd && (rd->count || rd->pad)) {
+		u8 *pad = xdr_reserve(&x, rd->pad);
+
+		if (pad)
+			memset(pad, 0, rd->pad);
+	}
+	if (x.overflow)
+		return 0;
+	if (rd && rd->count) {
+		/* The Read list goes in the room left for it */
+		struct xdr_out l = { .p = buf + 16, .end = buf + hdr_len };
+
+		put_read_list(&l, rd, (u32)(x.p - rpc));
+		if (l.overflow || l.p != l.end)
+			return 0;
+	}
+	return (size_t)(x.p - buf);
 }
 
 /*
@@ -686,11 +783,14 @@ struct caller {
 	struct ibv_pd		*pd;
 	struct ibv_comp_channel	*cc;
 	struct ibv_cq		*cq;
-	struct ibv_mr		*recv_mr, *send_mr, *chunk_mr;
+	struct ibv_mr		*recv_mr, *send_mr, *chunk_mr, *read_mr;
 	u8			*recv_buf;	/* CALL_RECVS buffers of post_size */
 	u8			*chunk_buf;	/* the Reply chunk's memory */
+	u8			*read_buf;	/* the Read chunks' memory */
 	struct reply_chunk	rchunk;
-	u8			send_buf[CALLS_MAX][CALL_SEND_MAX];
+	struct read_chunks	rdchunks;
+	u8			*send_buf;	/* CALLS_MAX buffers of send_max */
+	size_t			send_max;
 	u32			post_size;
 	bool			disconnected;	/* the CM said so */
 	char			cm_event[48];	/* ... and how */
@@ -706,6 +806,8 @@ static void caller_release(struct caller *c)
 		ibv_dereg_mr(c->send_mr);
 	if (c->chunk_mr)
 		ibv_dereg_mr(c->chunk_mr);
+	if (c->read_mr)
+		ibv_dereg_mr(c->read_mr);
 	if (c->cq)
 		ibv_destroy_cq(c->cq);
 	if (c->cc)
@@ -714,6 +816,8 @@ static void caller_release(struct caller *c)
 		ibv_dealloc_pd(c->pd);
 	free(c->recv_buf);
 	free(c->chunk_buf);
+	free(c->read_buf);
+	free(c->send_buf);
 	probe_release(&c->p);
 }
 
@@ -771,9 +875,27 @@ static int caller_setup(struct caller *c)
 				IBV_ACCESS_LOCAL_WRITE);
 	if (!c->recv_mr)
 		return local_failure("ibv_reg_mr", errno);
-	c->send_mr = ibv_reg_mr(c->pd, c->send_buf, sizeof(c->send_buf), 0);
+	c->send_max = CALL_SEND_MAX + c->rdchunks.pad;
+	c->send_buf = calloc(CALLS_MAX, c->send_max);
+	if (!c->send_buf)
+		return local_failure("Send buffers", ENOMEM);
+	c->send_mr = ibv_reg_mr(c->pd, c->send_buf, CALLS_MAX * c->send_max, 0);
 	if (!c->send_mr)
 		return local_failure("ibv_reg_mr", errno);
+	if (c->rdchunks.count) {
+		size_t size = (size_t)c->rdchunks.count * READ_CHUNK_LEN;
+
+		c->read_buf = malloc(size);
+		if (!c->read_buf)
+			return local_failure("the Read chunks", ENOMEM);
+		memset(c->read_buf, READ_CHUNK_FILL, size);
+		c->read_mr = ibv_reg_mr(c->pd, c->read_buf, size,
+					IBV_ACCESS_REMOTE_READ);
+		if (!c->read_mr)
+			return local_failure("ibv_reg_mr", errno);
+		c->rdchunks.rkey = c->read_mr->rkey;
+		c->rdchunks.addr = (uintptr_t)c->read_buf;
+	}
 	if (c->rchunk.segs) {
 		size_t size = (size_t)c->rchunk.segs * REPLY_CHUNK_SEG_LEN;
 
@@ -957,10 +1079,12 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 	struct ibv_wc wc;
 	char detail[128];
 	size_t len;
+	u8 *buf;
 	int rc;
 
-	len = encode_call(c->send_buf[n], CALL_SEND_MAX, cd, xid, reply_size,
-			  &c->rchunk);
+	buf = c->send_buf + (size_t)n * c->send_max;
+	len = encode_call(buf, c->send_max, cd, xid, reply_size, &c->rchunk,
+			  n ? NULL : &c->rdchunks);
 	/* What the server RDMA Writes shows against this pattern */
 	if (c->chunk_buf)
 		memset(c->chunk_buf, REPLY_CHUNK_FILL,
@@ -970,7 +1094,7 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 	if (c->down)
 		return report_call_failure("not_sent", cd, xid, c->down);
 
-	sge.addr = (uintptr_t)c->send_buf[n];
+	sge.addr = (uintptr_t)buf;
 	sge.length = len;
 	sge.lkey = c->send_mr->lkey;
 	memset(&wr, 0, sizeof(wr));
@@ -997,6 +1121,10 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 
 		create_name(name, sizeof(name), xid);
 		out_str(&fs, "create_name", name);
+	}
+	if (!n && (c->rdchunks.count || c->rdchunks.pad)) {
+		out_num(&fs, "read_chunks", c->rdchunks.count);
+		out_num(&fs, "inline_pad", c->rdchunks.pad);
 	}
 	out_print(&fs);
 
@@ -1059,7 +1187,8 @@ static int cmd_call(int argc, char **argv)
 	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_REMOTE_INV,
 				       OPT_NONE, OPT_RAW, OPT_TIMEOUT, OPT_PROC,
 				       OPT_REPLY_SIZE, OPT_POST_SIZE,
-				       OPT_THEN_NULL, OPT_REPLY_CHUNK, 0 };
+				       OPT_THEN_NULL, OPT_REPLY_CHUNK,
+				       OPT_READ_CHUNKS, OPT_INLINE_PAD, 0 };
 	const struct call_desc *calls[CALLS_MAX];
 	struct caller *c;
 	struct pdata_out out;
@@ -1093,6 +1222,12 @@ static int cmd_call(int argc, char **argv)
 		usage_error("--reply-chunk needs --no-remote-invalidate (or --none): "
 			    "the chunk is a plain memory region, which a Send With "
 			    "Invalidate cannot invalidate");
+	if ((ca.read_chunks || ca.inline_pad) && calls[0] != &call_null)
+		usage_error("--read-chunks and --inline-pad apply to --proc null only");
+	if (ca.read_chunks && !a.none && !a.raw && !a.no_remote_inv)
+		usage_error("--read-chunks needs --no-remote-invalidate (or --none): "
+			    "the chunks are a plain memory region, which a Send With "
+			    "Invalidate cannot invalidate");
 	build_pdata(NULL, &a, PDATA_MAX_CONNECT, &out);
 	if (!a.timeout)
 		usage_error("--timeout must be at least 1 second");
@@ -1102,6 +1237,8 @@ static int cmd_call(int argc, char **argv)
 	if (!c)
 		return local_failure("memory", ENOMEM);
 	c->rchunk.segs = ca.reply_chunk;
+	c->rdchunks.count = ca.read_chunks;
+	c->rdchunks.pad = ca.inline_pad;
 	/* What the server learns from our Private Data, unless told otherwise */
 	c->post_size = ca.have_post_size ? ca.post_size :
 		       rpcrdma_cm_size_clamp(out.local.recv_size);

@@ -38,6 +38,18 @@ expect_exit "--reply-chunk not a number" 2 'expected a whole number' \
 	-- 192.0.2.1 --reply-chunk many
 expect_exit "--reply-chunk with R set" 2 'needs --no-remote-invalidate' \
 	-- 192.0.2.1 --reply-chunk 4
+expect_exit "--read-chunks 0" 2 "--read-chunks '0': expected 1..16 chunks" \
+	-- 192.0.2.1 --proc null --none --read-chunks 0
+expect_exit "--read-chunks over 16" 2 "--read-chunks '17': expected 1..16 chunks" \
+	-- 192.0.2.1 --proc null --none --read-chunks 17
+expect_exit "--read-chunks with --proc readdir" 2 'apply to --proc null only' \
+	-- 192.0.2.1 --none --read-chunks 2
+expect_exit "--read-chunks with R set" 2 'needs --no-remote-invalidate' \
+	-- 192.0.2.1 --proc null --read-chunks 2
+expect_exit "--inline-pad not a multiple of 4" 2 "--inline-pad '6': expected 0..262144 octets, a multiple of 4" \
+	-- 192.0.2.1 --proc null --inline-pad 6
+expect_exit "--inline-pad over 256 KiB" 2 "--inline-pad '262148': expected 0..262144 octets" \
+	-- 192.0.2.1 --proc null --inline-pad 262148
 expect_exit "--none with --recv" 2 'only one of' -- 192.0.2.1 --none --recv 64K
 expect_exit "--raw over 56 octets" 2 'at most 56' -- 192.0.2.1 --raw "$(zeros 57)"
 expect_exit "--timeout 0" 2 'at least 1 second' -- 192.0.2.1 --timeout 0
