@@ -161,7 +161,7 @@ static const char usage_text[] =
 "      --inline-pad: with --proc null, put BYTES (a multiple of 4, up to\n"
 "      262144) of zeros after the call's arguments, inline.\n"
 "      --read-chunks: with --proc null, send N (1..16) data-item Read\n"
-"      chunks of 4 octets each after the inline part (RFC 8166, 3.4.5),\n"
+"      chunks of 4 octets each after the inline part (RFC 8166, Section 3.4),\n"
 "      one after the other: the server must pull them and answer the\n"
 "      NULL. Needs --no-remote-invalidate or --none, as --reply-chunk.\n"
 "      Default timeout: 10 seconds per step and per call.\n"
@@ -400,7 +400,7 @@ static void create_name(char *name, size_t size, u32 xid)
 /*
  * The Read list of @rd for a call whose inline RPC message is @rpc_len
  * octets long: chunk i sits at XDR position @rpc_len + i * READ_CHUNK_LEN
- * (RFC 8166, Section 3.4.5: the position counts the data items before
+ * (RFC 8166, Section 3.4: the position counts the data items before
  * it; each is one XDR word, so none needs a roundup), a chunk of one
  * segment each
  */

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Calls that carry Read chunks the way RFC 8166 (Section 3.4.5) allows
+# Calls that carry Read chunks the way RFC 8166 (Section 3.4) allows
 # and the Linux client never sends them: several data-item chunks in one
 # Call, and chunks after an inline part larger than nfsd's first page.
 # rpcrdma-call sends an NFS NULL whose inline part ends with N chunks of
