@@ -176,7 +176,8 @@ bootstrap() {
 		bookworm "$ROOT" "${sources[@]}"
 }
 
-# In private mount and PID namespaces: mount what qemu and apt need, run
+# In private mount and PID namespaces: the root bound onto itself, so
+# that it is a mount point as / is on a machine; mount what qemu and apt need, run
 # the command in the root as root with a clean environment. When it
 # ends, or is interrupted, everything in the namespaces goes with it.
 # The namespace gets a /proc of its own, where stall-timeout finds the
@@ -192,6 +193,10 @@ run_in_root() {
 		root=$1 debs=$2 cmd=$3 stall=$4 watch=$5
 		shift 5
 		mount -t proc proc /proc
+		# The root is a mount point of its own, as / is on a
+		# machine: unshare(1) in it (the trixie root of make
+		# check) makes / private, which only a mount point can be
+		mount --bind "$root" "$root"
 		mount -t proc proc "$root/proc"
 		mount --rbind /sys "$root/sys"
 		mount --rbind /dev "$root/dev"
