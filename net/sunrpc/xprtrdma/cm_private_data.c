@@ -218,9 +218,9 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_negotiate);
  * rpcrdma_cm_responder_params - What a server advertises
  * @buf_size: size of each Receive buffer the server posts, and of the
  *	largest Send it builds, in octets
- * @remote_inv: the server may use Send With Invalidate: its device can
- *	post it (IB_DEVICE_MEM_MGT_EXTENSIONS) and its administrator
- *	allows it
+ * @remote_inv: set R: the server may use Send With Invalidate with this
+ *	client, which set R itself, on a device that can post it
+ *	(IB_DEVICE_MEM_MGT_EXTENSIONS), as its administrator allows
  * @local: OUT: the server's Send Size, Receive Size and R bit
  *
  * The server advertises one size both ways: @buf_size rounded down to

@@ -1,22 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0
-# nfsd's accept Private Data and the sysctls behind it. Ours sets R
-# on rxe (and siw) unless sunrpc.svc_rdma.remote_invalidate is 0, and advertises
+# nfsd's accept Private Data and the sysctls behind it. Ours echoes
+# the client's R on rxe (and siw) unless sunrpc.svc_rdma.remote_invalidate
+# is 0: R only when the client set R (RFC 8797 Section 4.1: a server's R
+# means nothing without the client's, and a client that clears R may
+# refuse a server that sets it), never to a client without Private
+# Data. It advertises
 # max_req_size both ways over the whole RFC 8797 range. A size between
 # multiples of 1024 is rounded down with one dmesg line saying so; a
 # value out of range, or not a number, is refused and changes nothing.
 S=/proc/sys/sunrpc/svc_rdma
 local_nfsd
 
-# accept WHAT SIZE R: probe nfsd and check its accept Private Data
+# accept WHAT SIZE R [PROBE-OPTIONS...]: probe nfsd (with the client's
+# Private Data of PROBE-OPTIONS) and check its accept Private Data
 accept() {
-	local out
-	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") ||
-		fail_scenario "$1: probe exited with status $?"
+	local out what=$1 size=$2 r=$3
+	shift 3
+	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT" "$@") ||
+		fail_scenario "$what: probe exited with status $?"
 	echo "$out"
-	expect_eq "$1: found" "$(echo "$out" | jget found)" true
-	expect_eq "$1: send_size" "$(echo "$out" | jget send_size)" "$2"
-	expect_eq "$1: recv_size" "$(echo "$out" | jget recv_size)" "$2"
-	expect_eq "$1: remote_inv" "$(echo "$out" | jget remote_inv)" "$3"
+	expect_eq "$what: found" "$(echo "$out" | jget found)" true
+	expect_eq "$what: send_size" "$(echo "$out" | jget send_size)" "$size"
+	expect_eq "$what: recv_size" "$(echo "$out" | jget recv_size)" "$size"
+	expect_eq "$what: remote_inv" "$(echo "$out" | jget remote_inv)" "$r"
 }
 
 # refused FILE VALUE: a write of VALUE fails and leaves FILE as it was
@@ -31,6 +37,8 @@ refused() {
 }
 
 accept default 4096 true
+accept "client R=0" 4096 false --no-remote-invalidate
+accept "client without Private Data" 4096 false --none
 run sh -c "echo 0 >$S/remote_invalidate"
 accept "remote_invalidate=0" 4096 false
 run sh -c "echo 1 >$S/remote_invalidate"
