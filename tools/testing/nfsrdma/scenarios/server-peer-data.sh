@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # nfsd records what the client's connect Private Data says, exactly as
 # RFC 8797 reads it, for well-formed, crafted and missing data, and
-# keeps serving. The svcrdma_cm_accept tracepoint shows the record.
+# keeps serving, setting R only for a client that set R. The
+# svcrdma_cm_accept tracepoint shows the record.
 T=/sys/kernel/tracing
 local_nfsd
 echo 4096 >/proc/sys/sunrpc/svc_rdma/max_req_size
@@ -29,27 +30,29 @@ check() {
 	esac
 }
 
-S="server send/recv=4096/4096 remote_inv=1"
+# nfsd's own R echoes the client's (RFC 8797 Section 4.1)
+S1="server send/recv=4096/4096 remote_inv=1"
+S0="server send/recv=4096/4096 remote_inv=0"
 #     name           probe options                    what nfsd must record
-check well-formed   "--send 8K --recv 16K"            "valid offset=0 version=1 send/recv=8192/16384 remote_inv=1, $S, c2s/s2c=4096/4096 send_with_inv=1"
-check no-R          "--send 1K --recv 2K --no-remote-invalidate" "valid offset=0 version=1 send/recv=1024/2048 remote_inv=0, $S, c2s/s2c=1024/2048 send_with_inv=0"
-check none          "--none"                          "absent offset=-1 version=0 send/recv=1024/1024 remote_inv=0, $S, c2s/s2c=1024/1024 send_with_inv=0"
-check foreign       "--raw 0102030405060708"          "absent offset=-1 version=0 send/recv=1024/1024 remote_inv=0, $S, c2s/s2c=1024/1024 send_with_inv=0"
-check offset-7      "--raw 00000000000000f6ab0e1801010f3f" "valid offset=7 version=1 send/recv=16384/65536 remote_inv=1, $S, c2s/s2c=4096/4096 send_with_inv=1"
-check version-2     "--raw f6ab0e1802010f0f"          "bad-version offset=0 version=2 send/recv=1024/1024 remote_inv=0, $S, c2s/s2c=1024/1024 send_with_inv=0"
-check reserved-R    "--raw f6ab0e1801ff0303"          "valid offset=0 version=1 send/recv=4096/4096 remote_inv=1, $S, c2s/s2c=4096/4096 send_with_inv=1"
-check reserved-noR  "--raw f6ab0e1801fe0303"          "valid offset=0 version=1 send/recv=4096/4096 remote_inv=0, $S, c2s/s2c=4096/4096 send_with_inv=0"
-check sizes-0-255   "--raw f6ab0e18010000ff"          "valid offset=0 version=1 send/recv=1024/262144 remote_inv=0, $S, c2s/s2c=1024/4096 send_with_inv=0"
-check sizes-255-0   "--raw f6ab0e180100ff00"          "valid offset=0 version=1 send/recv=262144/1024 remote_inv=0, $S, c2s/s2c=4096/1024 send_with_inv=0"
+check well-formed   "--send 8K --recv 16K"            "valid offset=0 version=1 send/recv=8192/16384 remote_inv=1, $S1, c2s/s2c=4096/4096 send_with_inv=1"
+check no-R          "--send 1K --recv 2K --no-remote-invalidate" "valid offset=0 version=1 send/recv=1024/2048 remote_inv=0, $S0, c2s/s2c=1024/2048 send_with_inv=0"
+check none          "--none"                          "absent offset=-1 version=0 send/recv=1024/1024 remote_inv=0, $S0, c2s/s2c=1024/1024 send_with_inv=0"
+check foreign       "--raw 0102030405060708"          "absent offset=-1 version=0 send/recv=1024/1024 remote_inv=0, $S0, c2s/s2c=1024/1024 send_with_inv=0"
+check offset-7      "--raw 00000000000000f6ab0e1801010f3f" "valid offset=7 version=1 send/recv=16384/65536 remote_inv=1, $S1, c2s/s2c=4096/4096 send_with_inv=1"
+check version-2     "--raw f6ab0e1802010f0f"          "bad-version offset=0 version=2 send/recv=1024/1024 remote_inv=0, $S0, c2s/s2c=1024/1024 send_with_inv=0"
+check reserved-R    "--raw f6ab0e1801ff0303"          "valid offset=0 version=1 send/recv=4096/4096 remote_inv=1, $S1, c2s/s2c=4096/4096 send_with_inv=1"
+check reserved-noR  "--raw f6ab0e1801fe0303"          "valid offset=0 version=1 send/recv=4096/4096 remote_inv=0, $S0, c2s/s2c=4096/4096 send_with_inv=0"
+check sizes-0-255   "--raw f6ab0e18010000ff"          "valid offset=0 version=1 send/recv=1024/262144 remote_inv=0, $S0, c2s/s2c=1024/4096 send_with_inv=0"
+check sizes-255-0   "--raw f6ab0e180100ff00"          "valid offset=0 version=1 send/recv=262144/1024 remote_inv=0, $S0, c2s/s2c=4096/1024 send_with_inv=0"
 # Six octets: the connect request carries at least the CM's minimum of
 # Private Data, so the IB CM pads the message with zeroes: sizes 1024.
 # iWARP hands nfsd exactly the six: a message cut short, so none.
 if [ "$E2E_RDMA" = siw ]; then
-check six-octets    "--raw f6ab0e180101"              "truncated offset=0 version=0 send/recv=1024/1024 remote_inv=0, $S, c2s/s2c=1024/1024 send_with_inv=0"
+check six-octets    "--raw f6ab0e180101"              "truncated offset=0 version=0 send/recv=1024/1024 remote_inv=0, $S0, c2s/s2c=1024/1024 send_with_inv=0"
 else
-check six-octets    "--raw f6ab0e180101"              "valid offset=0 version=1 send/recv=1024/1024 remote_inv=1, $S, c2s/s2c=1024/1024 send_with_inv=1"
+check six-octets    "--raw f6ab0e180101"              "valid offset=0 version=1 send/recv=1024/1024 remote_inv=1, $S1, c2s/s2c=1024/1024 send_with_inv=1"
 fi
 # Octets after the message, as a peer may send: the message is read
-check trailing      "--raw f6ab0e1801010303deadbeef" "valid offset=0 version=1 send/recv=4096/4096 remote_inv=1, $S, c2s/s2c=4096/4096 send_with_inv=1"
+check trailing      "--raw f6ab0e1801010303deadbeef" "valid offset=0 version=1 send/recv=4096/4096 remote_inv=1, $S1, c2s/s2c=4096/4096 send_with_inv=1"
 
 still_serves "after crafted peers"

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Send With Invalidate only when both ends set R (RFC 8797 Section 4.1).
-# What each end sets is read off the wire: nfsd's accept through
-# rpcrdma-cm probe, the kernel client's connect request through
-# rpcrdma-cm listen. nfsd's Sends are read from the
+# What each end sets is read off the wire: the kernel client's connect
+# request through rpcrdma-cm listen, then nfsd's accept to a client of
+# that R through rpcrdma-cm probe (ours echoes the client's R). nfsd's Sends are read from the
 # rpcrdma:svcrdma_post_send tracepoint, which stock kernels have too:
 # a Send With Invalidate carries a non-zero inv_rkey. The first case
 # runs at the defaults, so stock nfsd is judged by what it does there:
@@ -36,13 +36,17 @@ swi() {
 		run sh -c "echo $2 >$S/remote_invalidate"
 		run sh -c "echo $3 >$R/rdma_remote_invalidate"
 	fi
-	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT") || fail_scenario "$1: probe exited with status $?"
-	s_r=$(echo "$out" | jget remote_inv)
-	# The probe's connection is gone before the mount's is counted
-	[ "$E2E_SERVER_RPCRDMA" != ours ] || wait_conns 0 20 "$1: after the probe"
 	port=$((port + 1))
 	ev=$(client_pdata $port)
 	c_r=$(echo "$ev" | jget remote_inv)
+	# What nfsd answers a client with the kernel client's R (ours
+	# echoes it, RFC 8797 Section 4.1)
+	out=$(rpcrdma-cm --json probe "$E2E_SERVER" "$E2E_PORT" \
+		$([ "$c_r" = false ] && echo --no-remote-invalidate)) ||
+		fail_scenario "$1: probe exited with status $?"
+	s_r=$(echo "$out" | jget remote_inv)
+	# The probe's connection is gone before the mount's is counted
+	[ "$E2E_SERVER_RPCRDMA" != ours ] || wait_conns 0 20 "$1: after the probe"
 	[ -n "$s_r" ] && [ -n "$c_r" ] || fail_scenario "$1: R not read off the wire (server '$s_r', client '$c_r')"
 	want=no
 	[ "$s_r" = true ] && [ "$c_r" = true ] && want=yes
