@@ -38,7 +38,7 @@ BUDGETS="deps:600 deps-mainline:300 nfs-utils:60 tree:300 deps-test:120 stall-ti
 	backport-check:60 tools-check:120 wireshark-check:120
 	e2e:1080 e2e-stock:120 e2e-fixes:240 install:60 dkms:240 bench-quick:240
 	e2e-interop:480 fuzz-smoke:120 patchset-6.12:1500
-	e2e-7.3:1080 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:900 patchset:1500
+	e2e-7.3:1080 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:1200 patchset:1500
 	modules-arm64:300 e2e-arm64:480 modules-siw:120 e2e-siw:720 kunit:2700"
 CHECK_BUDGET=3600
 
