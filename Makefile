@@ -53,7 +53,7 @@ deps-mainline: deps
 deps-test:
 	@scripts/test-deps.sh
 
-## fresh-root: make demo, then every install and build step of make check, in a new minimal Debian root (FRESH_MODE=demo: the demo alone; check: make check)
+## fresh-root: make demo, then the install and build steps of make check, in a new minimal Debian root (FRESH_MODE=demo: the demo alone; check: make check)
 FRESH_MODE ?= builds
 fresh-root: deps
 	@scripts/fresh-root.sh $(FRESH_MODE)

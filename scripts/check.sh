@@ -71,14 +71,20 @@ step_failed() { echo "$1${US}not ok${US}$(printf %s "${2:-failed}" | tr '\n#\037
 
 # why_failed NAME...: the reason a build step failed, for its "not ok"
 # line: the first line of its logs (NAME.log...) that says why a script
-# stopped (lib.sh's "ERROR: "), or make's first "***" line, and the logs
+# stopped (lib.sh's "ERROR: "), or else the line before make's first
+# "***" line, and the logs
 why_failed() {
 	local name files=() first
 	for name in "$@"; do
-		files+=("$LOGDIR/$name.log")
+		[ ! -s "$LOGDIR/$name.log" ] || files+=("$LOGDIR/$name.log")
 	done
-	first=$(cat "${files[@]}" 2>/dev/null | grep -m1 -E '^ERROR: ' ||
-		cat "${files[@]}" 2>/dev/null | grep -m1 -E '^make(\[[0-9]+\])?: \*\*\* ' || true)
+	if [ "${#files[@]}" = 0 ]; then
+		printf 'no log'
+		return
+	fi
+	first=$(awk '/^ERROR: / { print; exit }' "${files[@]}")
+	[ -n "$first" ] || first=$(awk '/^make(\[[0-9]+\])?: \*\*\* / { print prev; exit }
+					NF { prev = $0 }' "${files[@]}")
 	printf '%s(see %s)' "${first:+$first }" "${files[*]}"
 }
 
@@ -302,7 +308,7 @@ lane_one() {
 
 # The second: 7.3's scenarios and stock failures, DKMS for 7.3 in the
 # trixie root, the soft-iWARP runs (siw.runs), then the README's main
-# command and every install and build step of this suite from nothing,
+# command and the install and build steps of this suite from nothing,
 # in a new Debian root (check-full also runs this whole suite there; inside such
 # a root, FRESH_ROOT_INSIDE, the outer run has already done it); then
 # the mainline series.
@@ -417,7 +423,8 @@ fresh_root_skipped() {
 main() {
 	local rc=0 s name dir dpid
 	mkdir -p "$LOGDIR"
-	rm -f "$LOGDIR/times" "$RESULTS" "$LOGDIR"/*.ktap
+	# no log of an earlier run may give a reason for this one
+	rm -f "$LOGDIR/times" "$RESULTS" "$LOGDIR"/*.ktap "$LOGDIR"/*.log "$LOGDIR"/*.rc
 
 	step disk check_disk || { step_failed disk "$(tail -n 1 "$LOGDIR/disk.log")"; summary; }
 	step_passed disk

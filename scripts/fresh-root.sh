@@ -11,7 +11,7 @@
 # stays mounted or running when it ends. Prints KTAP.
 #
 # "builds" (make check's step) runs "make demo" and then, one case each,
-# every install and build step that make check takes (BUILD_STEPS), so
+# the install and build steps that make check takes (BUILD_STEPS), so
 # that a package only a developer's machine has fails make check there
 # too; it boots no VM beyond the demo's.
 #
@@ -25,8 +25,9 @@
 #   FRESH_ROOT_STALL  seconds in which nothing in the root used any CPU
 #               before the command there counts as hung and is ended
 #               (default 900)
-#   FRESH_STEPS  "builds" runs these make targets (words) after the
-#               demo instead of BUILD_STEPS, and skips the case that they
+#   FRESH_STEPS  "builds" runs these make commands (separated by
+#               commas, e.g. "deps-arm64,tools-arm64") after the demo
+#               instead of BUILD_STEPS, and skips the case that they
 #               cover make check's (to try one step from nothing quickly)
 #   FRESH_ROOT_WALL  a limit of the command on the clock, seconds from
 #               its start (default: none). The command installs packages
@@ -58,15 +59,16 @@ MUST_LACK=(linux-source-6.12 qemu-system-x86 build-essential ibverbs-utils
 	   netbase busybox-static rdma-core mmdebstrap)
 
 # What "builds" runs in the root after the demo, one make command each:
-# every install and build step of make check (scripts/check.sh), whose
+# the install and build steps of make check (scripts/check.sh), whose
 # phase one's targets must all be here (the last case checks it), and
 # the builds of its lanes that boot no VM: KUnit as far as its config
 # check, the fuzzer, the series export
 BUILD_STEPS=(deps deps-mainline nfs-utils-mountstats tree modules modules-fixes
 	     modules-mainline deps-arm64 modules-arm64 tools-arm64 modules-siw
 	     backport-check tools tools-check wireshark wireshark-check kunit-config
-	     fuzz-build "patchset EXPORT_ONLY=1" "patchset-6.12 EXPORT_ONLY=1")
-[ -z "${FRESH_STEPS:-}" ] || read -r -a BUILD_STEPS <<<"$FRESH_STEPS"
+	     fuzz-build "patchset EXPORT_ONLY=1" "patchset-6.12 EXPORT_ONLY=1"
+	     dkms-tarball)
+[ -z "${FRESH_STEPS:-}" ] || IFS=, read -r -a BUILD_STEPS <<<"$FRESH_STEPS"
 
 case $MODE in
 demo|builds|check) ;;
@@ -237,16 +239,21 @@ in_root_case() {
 }
 
 # The make targets of make check's phase one (scripts/check.sh: its
-# "make -s -C "$TOP" TARGET..." steps), one a line
+# "make -s -C "$TOP" TARGET..." steps, up to the end of the command),
+# one a line; a variable assignment is not a target, and any other word
+# that is not a plain target name is listed as it is, so that it shows
+# as missing from BUILD_STEPS rather than being dropped
 check_targets() {
-	grep -o 'make -s -C "\$TOP" [a-z0-9 .-]*' "$TOP/scripts/check.sh" |
-		sed 's/^make -s -C "\$TOP" //' | tr ' ' '\n' | sed '/^$/d' | sort -u
+	grep -o 'make -s -C "\$TOP" [^|&;)>]*' "$TOP/scripts/check.sh" |
+		sed 's/^make -s -C "\$TOP" //' | tr ' \t' '\n\n' |
+		sed -e '/^$/d' -e '/^[A-Za-z_][A-Za-z0-9_]*=/d' -e '/^\\$/d' | sort -u
 }
 
 # run_builds: every BUILD_STEPS command in the root, a case each, then
 # whether they cover make check's phase one
 run_builds() {
 	local s t steps=" " missing=()
+	rm -rf "$WORK/builds"
 	mkdir -p "$WORK/builds"
 	for s in "${BUILD_STEPS[@]}"; do
 		in_root_case "make $s" "$WORK/builds/${s%% *}.log"
