@@ -25,14 +25,15 @@ KEYRING=${DEPS_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 # Installed without Recommends, so what a step needs is named here even
 # when another package only recommends it: libc6-dev-arm64-cross, the C
 # library the arm64 tools are cross-built against, is a Recommends of
-# gcc-aarch64-linux-gnu.
+# gcc-aarch64-linux-gnu. So is what most machines have anyway: procps
+# (pgrep, pkill: the hang guard's own test), which a minimal root lacks.
 TOOLS=(build-essential bc bison flex libelf-dev libssl-dev dwarves kmod
        cpio xz-utils rsync git python3 python3-ply python3-git perl sparse
        librdmacm-dev libibverbs-dev ibverbs-utils
        qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
        busybox-static rdma-core ibverbs-providers iproute2
        netbase fio gnuplot-nox clang libclang-rt-14-dev dkms
-       python3-docutils mmdebstrap tshark wireshark-dev)
+       python3-docutils mmdebstrap tshark wireshark-dev procps)
 APT_UPDATED=
 VER=
 DOWNGRADE=
