@@ -53,6 +53,10 @@ deps-mainline: deps
 deps-test:
 	@scripts/test-deps.sh
 
+## stall-timeout-test: the hang guard's own test (scripts/test-stall-timeout.sh)
+stall-timeout-test:
+	@scripts/test-stall-timeout.sh
+
 ## fresh-root: make demo, then the install and build steps of make check, in a new minimal Debian root (FRESH_MODE=demo: the demo alone; check: make check)
 FRESH_MODE ?= builds
 fresh-root: deps
@@ -286,5 +290,5 @@ help:
 	modules modules-mainline modules-fixes tools nfs-utils-mountstats kunit kunit-config kunit-6.12 kunit-san kunit-x86_64 fuzz-build tools-check backport-check e2e e2e-fixes e2e-interop bench fuzz static \
 	wireshark install-wireshark uninstall-wireshark wireshark-check wireshark-sample \
 	patchset patchset-6.12 dkms-tarball dkms-install dkms-uninstall dkms-check install uninstall install-check \
-	deps-arm64 modules-arm64 tools-arm64 e2e-arm64 kunit-arm64 modules-siw e2e-siw \
+	deps-arm64 modules-arm64 tools-arm64 e2e-arm64 stall-timeout-test kunit-arm64 modules-siw e2e-siw \
 	check check-full clean distclean help

@@ -62,12 +62,13 @@ MUST_LACK=(linux-source-6.12 qemu-system-x86 build-essential ibverbs-utils
 # the install and build steps of make check (scripts/check.sh), whose
 # phase one's targets must all be here (the last case checks it), and
 # the builds of its lanes that boot no VM: KUnit as far as its config
-# check, the fuzzer, the series export
+# check, the fuzzer, the series export; and the two tests phase one
+# runs beside the trees, which need tools of their own (procps)
 BUILD_STEPS=(deps deps-mainline nfs-utils-mountstats tree modules modules-fixes
 	     modules-mainline deps-arm64 modules-arm64 tools-arm64 modules-siw
 	     backport-check tools tools-check wireshark wireshark-check kunit-config
 	     fuzz-build "patchset EXPORT_ONLY=1" "patchset-6.12 EXPORT_ONLY=1"
-	     dkms-tarball)
+	     dkms-tarball deps-test stall-timeout-test)
 [ -z "${FRESH_STEPS:-}" ] || IFS=, read -r -a BUILD_STEPS <<<"$FRESH_STEPS"
 
 case $MODE in
