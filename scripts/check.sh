@@ -70,11 +70,10 @@ step_passed() { echo "$1${US}ok${US}${US}" >>"$RESULTS"; }
 step_failed() { echo "$1${US}not ok${US}$(printf %s "${2:-failed}" | tr '\n#\037' ' : ')${US}" >>"$RESULTS"; }
 
 # why_failed NAME...: the reason a build step failed, for its "not ok"
-# line: the first line of its logs (NAME.log...) that says why a script
-# stopped (lib.sh's "ERROR: "), or else the line before make's first
-# "***" line, and the logs
+# line: failure_reason (lib.sh) of the logs NAME.log... that exist, and
+# the logs
 why_failed() {
-	local name files=() first
+	local name files=()
 	for name in "$@"; do
 		[ ! -s "$LOGDIR/$name.log" ] || files+=("$LOGDIR/$name.log")
 	done
@@ -82,10 +81,7 @@ why_failed() {
 		printf 'no log'
 		return
 	fi
-	first=$(awk '/^ERROR: / { print; exit }' "${files[@]}")
-	[ -n "$first" ] || first=$(awk '/^make(\[[0-9]+\])?: \*\*\* / { print prev; exit }
-					NF { prev = $0 }' "${files[@]}")
-	printf '%s(see %s)' "${first:+$first }" "${files[*]}"
+	printf '%s (see %s)' "$(failure_reason "${files[@]}")" "${files[*]}"
 }
 
 # step NAME CMD...: run a step, show its output, keep a log

@@ -212,15 +212,6 @@ run_in_root() {
 	' fresh-root "$ROOT" "$DEBS" "$cmd" "$STALL" "$TOP/scripts/stall-timeout" "${WALL[@]}"
 }
 
-# failure_reason [LOG]: why make stopped: the first line that says
-# ERROR, or else the last line before make's first "*** ... Error"
-failure_reason() {
-	awk '/^ERROR: / { print; f = 1; exit }
-	     /^make(\[[0-9]+\])?: \*\*\* / { if (prev == "") prev = $0; print prev; f = 1; exit }
-	     NF { prev = $0 }
-	     END { if (!f) print prev }' "${1:-$LOG}"
-}
-
 # in_root_case CMD LOG: run CMD in the root (its output to LOG and, as
 # diagnostics, here), time it, and give the verdict of the next case
 in_root_case() {
@@ -253,22 +244,23 @@ check_targets() {
 # run_builds: every BUILD_STEPS command in the root, a case each, then
 # whether they cover make check's phase one
 run_builds() {
-	local s t steps=" " missing=()
+	local s t steps=" " missing=() targets
 	rm -rf "$WORK/builds"
 	mkdir -p "$WORK/builds"
 	for s in "${BUILD_STEPS[@]}"; do
 		in_root_case "make $s" "$WORK/builds/${s%% *}.log"
 		steps+="${s%% *} "
 	done
-	while read -r t; do
+	mapfile -t targets < <(check_targets)
+	for t in "${targets[@]}"; do
 		[ "${steps#* "$t" }" != "$steps" ] || missing+=("$t")
-	done < <(check_targets)
+	done
 	if [ -n "${FRESH_STEPS:-}" ]; then
 		ktap_test_skip "${TESTS[KTAP_N]}" "FRESH_STEPS picked the steps"
-	elif [ "$(check_targets | wc -l)" -lt 10 ]; then
-		not_ok "found only $(check_targets | wc -l) make targets in scripts/check.sh"
+	elif [ "${#targets[@]}" -lt 10 ]; then
+		not_ok "found only ${#targets[@]} make targets in scripts/check.sh"
 	elif [ "${#missing[@]}" = 0 ]; then
-		ok "$(check_targets | wc -l) targets"
+		ok "${#targets[@]} targets"
 	else
 		not_ok "not in BUILD_STEPS: ${missing[*]}"
 	fi

@@ -21,6 +21,16 @@ log()  { printf '>>> %s\n' "$*" >&2; }
 warn() { printf 'WARNING: %s\n' "$*" >&2; }
 die()  { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
+# failure_reason LOG...: why a make command whose output is in LOG...
+# stopped: the first line that says ERROR (die, stop), or else the line
+# before make's first "*** ... Error", or else the last line
+failure_reason() {
+	awk '/^ERROR: / { print; e = 1; exit }
+	     /^make(\[[0-9]+\])?: \*\*\* / && m == "" { m = prev == "" ? $0 : prev }
+	     NF { prev = $0 }
+	     END { if (!e) print (m != "" ? m : prev) }' "$@"
+}
+
 # Upstream part of a Debian kernel version: 6.12.95-1~bpo12+1 -> 6.12.95
 pkg_upstream() { printf '%s\n' "${1%%-*}"; }
 
