@@ -202,6 +202,22 @@ rdma_stats() {
 		}' /proc/self/mountstats
 }
 
+# nfs_umount MOUNTPOINT [CONNECTS]: unmount, after checking that each
+# RDMA transport of the mount has connected CONNECTS times (mountstats
+# connect_count; 1 if not given). A scenario that breaks connections on
+# purpose says how many it makes; any other reconnect fails it: a lost
+# connection nobody asked for is a bug (on iWARP, a Receive posted late
+# kills the connection), never a flake.
+nfs_umount() {
+	local mnt=$1 want=${2:-1} got
+	if grep " $mnt " /proc/mounts | grep -q "proto=rdma"; then
+		got=$(rdma_stats "$mnt" | sed -n 's/.*connect_count=\([0-9]*\).*/\1/p' |
+			sort -u | tr '\n' ' ')
+		expect_eq "$mnt: connections made (connect_count)" "${got% }" "$want"
+	fi
+	run umount "$mnt"
+}
+
 # workload MOUNTPOINT: data, a big directory, creates and unlinks
 workload() {
 	local mnt=$1 i n a b
@@ -241,7 +257,7 @@ still_serves() {
 	echo 3 >/proc/sys/vm/drop_caches
 	expect_eq "checksum $1" "$(md5sum </mnt/check/check)" "$(md5sum </tmp/check)"
 	run rm /mnt/check/check
-	run umount /mnt/check
+	nfs_umount /mnt/check
 }
 
 # mem_now: after syncing and dropping the caches, "MemFree,Slab,VmallocUsed"

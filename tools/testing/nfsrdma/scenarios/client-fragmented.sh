@@ -73,7 +73,7 @@ while [ $i -lt 8 ]; do
 	run rm /mnt/frag/f
 	expect_eq "mount $i: connections made" "$(grep -c 'xprtrdma_inline_thresh:' $T/trace)" 1
 	expect_eq "mount $i: connections lost" "$(grep -c 'xprtrdma_disconnect:' $T/trace)" 0
-	run umount /mnt/frag
+	nfs_umount /mnt/frag
 	wait_conns 0 20 "mount $i: after the unmount"
 	no_high_blocks || true
 	expect_eq "mount $i: free blocks of order >= 4 still" "$high" 0

@@ -24,7 +24,7 @@ for client in 65536 4096; do
 		expect_eq "client $client: read chunks for a 12 KiB write" $((after - before)) 1
 	fi
 	run rm /mnt/iw/f
-	run umount /mnt/iw
+	nfs_umount /mnt/iw
 done
 echo 4096 >$sys/svc_rdma/max_req_size
 echo 4096 >$sys/rdma_max_inline_read

@@ -147,4 +147,4 @@ expect_tp "last connection" "$(last_event)" client_recv="$last_recv" recv_wanted
 	server_recv="$last_req" s2c="$s2c"
 expect_eq "last connection: mountstats server-to-client" "$(negotiated $mnt | cut -d/ -f2)" "$s2c"
 run rm -f $mnt/s1 $mnt/s2 $mnt/s3 $mnt/s4 $mnt/s5 $mnt/s6 $mnt/s7 $mnt/s8
-run umount $mnt
+nfs_umount $mnt 7

@@ -34,7 +34,7 @@ expect_tp "second connection" "$line" neg_send=16384 neg_recv=8192 \
 	server_status=valid server_send=16384 server_recv=16384 \
 	c2s=16384 s2c=8192 recv_wanted=8192
 expect_eq "second connection: mountstats" "$(negotiated /mnt/rc)" "16384/8192/$(echo "$line" | tp_get send_with_inv)"
-run umount /mnt/rc
+nfs_umount /mnt/rc 2
 echo 4096 >$sys/svc_rdma/max_req_size
 echo 4096 >$sys/rdma_max_inline_read
 echo 4096 >$sys/rdma_max_inline_write

@@ -30,7 +30,7 @@ for server in 4096 16384 65536; do
 		expect_eq "client $client, server $server: mountstats = tracepoint" \
 			"$(negotiated /mnt/sizes)" "$want/$want/$(echo "$line" | tp_get send_with_inv)"
 		rm /mnt/sizes/f
-		run umount /mnt/sizes
+		nfs_umount /mnt/sizes
 	done
 done
 echo 4096 >$sys/svc_rdma/max_req_size

@@ -42,4 +42,4 @@ say "Replies remotely invalidated: $n"
 # (stock nfsd invalidates even with R clear: that is server-swi's matter)
 [ $r = 0 ] || expect_ge "Replies remotely invalidated with R on both ends" "$n" 1
 run rm /mnt/vis/v
-run umount /mnt/vis
+nfs_umount /mnt/vis

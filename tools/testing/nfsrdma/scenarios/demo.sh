@@ -55,7 +55,7 @@ echo 0 >$E/xprtrdma_inline_thresh/enable
 echo 0 >$E/svcrdma_cm_accept/enable
 echo 0 >$E/svcrdma_post_send/enable
 echo 1 >$T/tracing_on
-run umount /mnt/demo
+nfs_umount /mnt/demo
 
 case "$E2E_RDMA" in
 siw) link=soft-iWARP ;;

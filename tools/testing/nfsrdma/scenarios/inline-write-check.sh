@@ -62,6 +62,6 @@ for t in 8192 65536 262144; do
 			"${bad:- none}" " none"
 		expect_eq "$t v$vers: of $inline sizes below the threshold, those sent with a Read chunk" \
 			"${chunked:- none}" " none"
-		run umount $mnt
+		nfs_umount $mnt
 	done
 done

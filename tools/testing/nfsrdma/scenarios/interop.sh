@@ -94,4 +94,4 @@ else
 	# all it reports
 	say "stock server: no per-connection view to compare (accepts-on: $accepts)"
 fi
-run umount /mnt/io
+nfs_umount /mnt/io

@@ -191,7 +191,7 @@ for vers in 4.1 3; do
 		}
 		rm -f /tmp/seq.$j /tmp/seq.$j.err
 	done
-	run umount $mnt
+	nfs_umount $mnt
 	say "krb5i v$vers: BAD_SIG $badsig, unwrap_failed $unwrap, bad_seqno $seqno"
 	expect_eq "krb5i v$vers, one nfsd thread, 8 readers of 4 MiB in blocks of 128 and 136 KiB: Replies the client rejected" \
 		"$((badsig + unwrap + seqno))" 0
@@ -231,7 +231,7 @@ for t in 4096 65536; do
 				"${bad:- none}" " none"
 			expect_eq "$t $sec v$vers: of $n sizes, those read back different" \
 				"${back:- none}" " none"
-			run umount $mnt
+			nfs_umount $mnt
 		done
 	done
 done

@@ -64,7 +64,7 @@ done
 io client
 # The unmount's disconnect is not a lost connection
 echo 0 >$T/events/rpcrdma/xprtrdma_disconnect/enable
-run umount /mnt/short
+nfs_umount /mnt/short $((cc0 + 1))
 # Reading the trace takes a 32 KiB block: only once the VM is whole
 run rmmod nfsrdma_fragment
 expect_tp "client" "$(grep 'xprtrdma_inline_thresh:' $T/trace | tail -n 1)" \
@@ -86,7 +86,7 @@ echo 1 >$T/events/rpcrdma/xprtrdma_disconnect/enable
 nfs_mount 4.1 /mnt/short
 io server
 echo 0 >$T/events/rpcrdma/xprtrdma_disconnect/enable
-run umount /mnt/short
+nfs_umount /mnt/short
 [ "$(ctl unfragment)" = ok ] || fail_scenario "the server VM could not unload nfsrdma_fragment.ko"
 expect_tp "server" "$(ctl accepts | tail -n 1)" recv_wanted=$size server_recv=$got
 connections server

@@ -125,7 +125,7 @@ awk '$1 == "xprt:" && $2 == "rdma" && NF == 32 { $30 = 0; $31 = 0; $32 = 0 } { p
 	/tmp/mst.before >/tmp/mst.zero
 tool /tmp/mst.out mountstats --xprt -f /tmp/mst.zero /mnt/mst
 expect_eq "mountstats --xprt, 0 0 0 (no connection yet)" "$(grep -c 'not negotiated yet' /tmp/mst.out)" 1
-run umount /mnt/mst
+nfs_umount /mnt/mst
 
 echo 16384 >$sys/svc_rdma/max_req_size || fail_scenario "max_req_size 16384"
 echo 65536 >$sys/rdma_max_inline_write || fail_scenario "client Send Size 65536"
@@ -133,4 +133,4 @@ echo 4096 >$sys/rdma_max_inline_read || fail_scenario "client Receive Size 4096"
 echo 0 >$sys/rdma_remote_invalidate || fail_scenario "client R clear"
 mount_traced /mnt/mst 3
 check "v3, R clear" /mnt/mst 16384 4096 0
-run umount /mnt/mst
+nfs_umount /mnt/mst

@@ -5,4 +5,4 @@ local_nfsd
 nfs_mount 3 /mnt/nfs3
 workload /mnt/nfs3
 say "mountstats: $(rdma_stats /mnt/nfs3)"
-run umount /mnt/nfs3
+nfs_umount /mnt/nfs3

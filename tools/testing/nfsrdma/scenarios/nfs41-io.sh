@@ -5,4 +5,4 @@ local_nfsd
 nfs_mount 4.1 /mnt/nfs41
 workload /mnt/nfs41
 say "mountstats: $(rdma_stats /mnt/nfs41)"
-run umount /mnt/nfs41
+nfs_umount /mnt/nfs41

@@ -111,7 +111,7 @@ for vers in 3 4.1; do
 	expect_eq "v$vers: Read chunks for $n inline WRITEs" "$after" "$before"
 	# Unmounted first: the server's reads and unlinks meet no
 	# delegation; then read from the disk, the page cache dropped
-	run umount $mnt
+	nfs_umount $mnt
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	for f in $W/w.*; do

@@ -77,5 +77,5 @@ for vers in 4.1 3; do
 	expect_eq "v$vers: most credits the client used under load" \
 		"$(reply_credits | sort -n | tail -n 1)" 16
 	run rm -f $mnt/fio
-	run umount $mnt
+	nfs_umount $mnt
 done

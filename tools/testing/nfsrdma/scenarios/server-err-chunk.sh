@@ -40,7 +40,7 @@ on_server() {
 		nfs_mount 4.1 /mnt/ec
 		[ -d "/mnt/ec/$1" ]
 		rc=$?
-		run umount /mnt/ec
+		nfs_umount /mnt/ec
 		return $rc
 	fi
 	[ -d "/export/$1" ]

@@ -77,5 +77,5 @@ for vers in 3 4.1; do
 		# Every Reply fits the Send SGEs from its pages
 		expect_eq "v$vers: Replies longer than a page pulled up" "$p" 0
 	fi
-	run umount $mnt
+	nfs_umount $mnt
 done

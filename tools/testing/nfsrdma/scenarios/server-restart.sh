@@ -109,7 +109,7 @@ trap - EXIT
 [ -s /tmp/rs.err ] && fail_scenario "$(cat /tmp/rs.err)"
 say "$N restarts, $(cat /tmp/rs.count) files written and verified"
 run rm -f /mnt/rs/f0 /mnt/rs/f1 /mnt/rs/f2 /mnt/rs/f3
-run umount /mnt/rs
+nfs_umount /mnt/rs $((N + 1))
 echo 4096 >$S/svc_rdma/max_req_size
 echo 4096 >$S/rdma_max_inline_read
 echo 4096 >$S/rdma_max_inline_write

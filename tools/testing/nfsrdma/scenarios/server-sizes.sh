@@ -80,7 +80,7 @@ sizes() {
 	expect_eq "$1/$2: Replies too large for the client" \
 		"$(grep -c 'svcrdma_reply_too_large:' $T/trace)" 0
 	run rm -r /mnt/sz/sz /mnt/sz/d
-	run umount /mnt/sz
+	nfs_umount /mnt/sz
 	wait_conns 0 20 "$1/$2: after the unmount"
 }
 

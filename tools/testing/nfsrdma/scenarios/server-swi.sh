@@ -92,7 +92,7 @@ swi() {
 			"$(grep -c 'svcrdma_reply_too_large:' $T/trace)" 0
 	fi
 	run rm /mnt/swi/swi
-	run umount /mnt/swi
+	nfs_umount /mnt/swi
 	if [ "$E2E_SERVER_RPCRDMA" = ours ]; then
 		wait_conns 0 20 "$1: after the unmount"
 	fi

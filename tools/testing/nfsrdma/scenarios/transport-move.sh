@@ -105,4 +105,4 @@ echo 3 >/proc/sys/vm/drop_caches
 expect_eq "4 MiB written and read on siw0, on the server" \
 	"$(md5sum </export/after)" "$(md5sum </tmp/before)"
 run rm -f /mnt/move/before /mnt/move/during.* /mnt/move/after
-run umount /mnt/move
+nfs_umount /mnt/move $((cc0 + 1))

@@ -25,7 +25,7 @@ mount_traced /mnt/wire
 [ -n "$THRESH_EVENT" ] || fail_scenario "no xprtrdma_inline_thresh event for the mount"
 echo "E2E-WIRE client mount $THRESH_EVENT"
 n=$((n + 1))
-run umount /mnt/wire
+nfs_umount /mnt/wire
 
 # probe NAME OPTIONS...: one connect of rpcrdma-cm probe
 probe() {
