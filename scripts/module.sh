@@ -3,7 +3,8 @@
 #
 # module.sh COMMIT OUTDIR [KBUILD ARGS...]
 #
-# Build rpcrdma.ko from net/sunrpc/xprtrdma of COMMIT in $TREE, out of
+# Build rpcrdma.ko from net/sunrpc/xprtrdma of COMMIT in $TREE (and
+# auth_rpcgss.ko from net/sunrpc/auth_gss, once the series changes it), out of
 # tree, against the base's Debian headers: 6.12's on the host, 7.3's
 # (SERIES_BASE=mainline) in the trixie root of trixie-root.sh, with
 # OUTDIR mounted at /work-out and the build's paths printed as the
@@ -85,6 +86,17 @@ main() {
 	ko=$src/net/sunrpc/xprtrdma/rpcrdma.ko
 	[ -f "$ko" ] || die "no rpcrdma.ko was built"
 	ln -sf "$ko" "$OUTDIR/rpcrdma.ko"
+
+	# A fix to the RPCSEC_GSS server code (auth_rpcgss.ko) is built
+	# too, with the sunrpc headers it includes, so that the series
+	# checks compile it; the guests load Debian's auth_rpcgss.ko
+	if [ -n "$(tgit diff --name-only base "$COMMIT" -- net/sunrpc/auth_gss)" ]; then
+		export_paths "$src" net/sunrpc/auth_gss net/sunrpc/netns.h \
+			net/sunrpc/sunrpc.h net/sunrpc/fail.h
+		kbuild src/net/sunrpc/auth_gss "$@"
+		[ -f "$src/net/sunrpc/auth_gss/auth_rpcgss.ko" ] ||
+			die "no auth_rpcgss.ko was built"
+	fi
 
 	# TEST_MODULES=1: the test-only modules of the end-to-end tests too
 	if [ "${TEST_MODULES:-0}" = 1 ]; then
