@@ -37,6 +37,10 @@ const char *prog_name = PROG;
 #define READ_CHUNK_LEN		4	/* octets in each of them: one XDR word */
 #define READ_CHUNK_FILL		0x5a	/* what they hold */
 #define INLINE_PAD_MAX		262144	/* --inline-pad: RFC 8797's largest size */
+#define WRITE_MAX		262144	/* --write: RFC 8797's largest size */
+#define LOOKUPS_MAX		23	/* --lookups: nfsd takes 50 operations */
+#define WRITE_FILE		"rpcrdma-call-write"	/* what --proc write writes */
+#define LOOKUP_DIR_LEN		255	/* --lookups' directory: 255 'p's */
 
 /* rpcrdma-call's exit code beyond rpcrdma-cm's: see --help */
 #define EXIT_PROTOCOL		(EXIT_LOCAL + 1)	/* a receive error, a dropped
@@ -51,6 +55,9 @@ enum {
 	OPT_REPLY_CHUNK,
 	OPT_READ_CHUNKS,
 	OPT_INLINE_PAD,
+	OPT_WRITE,
+	OPT_LOOKUPS,
+	OPT_WRITE_COPY,
 };
 
 struct call_args {
@@ -60,6 +67,10 @@ struct call_args {
 	int		reply_chunk;	/* segments, 0: none */
 	int		read_chunks;	/* data-item Read chunks, 0: none */
 	u32		inline_pad;	/* octets after the arguments */
+	u32		write;		/* --proc write: data octets, 0: default */
+	int		lookups;	/* --proc write: LOOKUP/LOOKUPP pairs */
+	bool		have_lookups;
+	const char	*write_copy;	/* where to save the data written */
 	const char	*proc;
 };
 
@@ -100,6 +111,22 @@ static void call_option(const char *cmd, int opt, const char *arg, void *priv)
 			cmd_error(cmd, "--inline-pad '%s': expected 0..%d octets, a multiple of 4",
 				  arg, INLINE_PAD_MAX);
 		break;
+	case OPT_WRITE:
+		ca->write = parse_size("--write", arg);
+		if (!ca->write || ca->write > WRITE_MAX)
+			cmd_error(cmd, "--write '%s': expected 1..%d octets",
+				  arg, WRITE_MAX);
+		break;
+	case OPT_LOOKUPS:
+		ca->lookups = parse_count("--lookups", arg);
+		ca->have_lookups = true;
+		if (ca->lookups < 0 || ca->lookups > LOOKUPS_MAX)
+			cmd_error(cmd, "--lookups '%s': expected 0..%d pairs",
+				  arg, LOOKUPS_MAX);
+		break;
+	case OPT_WRITE_COPY:
+		ca->write_copy = arg;
+		break;
 	case OPT_REPLY_CHUNK:
 		ca->reply_chunk = parse_count("--reply-chunk", arg);
 		if (ca->reply_chunk < 1 || ca->reply_chunk > REPLY_CHUNK_SEGS_MAX)
@@ -118,6 +145,9 @@ static const struct option call_table[] = {
 	{ "reply-chunk",	required_argument,	NULL, OPT_REPLY_CHUNK },
 	{ "read-chunks",	required_argument,	NULL, OPT_READ_CHUNKS },
 	{ "inline-pad",		required_argument,	NULL, OPT_INLINE_PAD },
+	{ "write",		required_argument,	NULL, OPT_WRITE },
+	{ "lookups",		required_argument,	NULL, OPT_LOOKUPS },
+	{ "write-copy",		required_argument,	NULL, OPT_WRITE_COPY },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -130,10 +160,11 @@ static const char usage_text[] =
 "Usage: " PROG " [--json] HOST [PORT] [OPTIONS]\n"
 "\n"
 "  HOST [PORT] [--send BYTES] [--recv BYTES] [--no-remote-invalidate]\n"
-"  [--none | --raw HEX] [--proc readdir|create|null]\n"
+"  [--none | --raw HEX] [--proc readdir|create|null|write]\n"
 "  [--reply-size BYTES]\n"
 "  [--then-null] [--post-size BYTES] [--reply-chunk SEGMENTS]\n"
-"  [--read-chunks N] [--inline-pad BYTES] [--timeout SECONDS]\n"
+"  [--read-chunks N] [--inline-pad BYTES] [--write BYTES]\n"
+"  [--lookups N] [--write-copy FILE] [--timeout SECONDS]\n"
 "      Act as a minimal RPC-over-RDMA version 1 client (RFC 8166): connect\n"
 "      as probe does, post Receive buffers of exactly our Receive Size,\n"
 "      send one RPC inline in an RDMA_MSG without chunks, and report\n"
@@ -150,6 +181,13 @@ static const char usage_text[] =
 "      rpcrdma-cm-XID; PUTROOTFH; READDIR as above }: a non-idempotent\n"
 "      call whose reply can be too large, to see what its caller gets.\n"
 "      --proc null: the NFSv4 NULL procedure with AUTH_NONE.\n"
+"      --proc write: NFSv4.0 COMPOUND { PUTROOTFH; --lookups N (0..23)\n"
+"      times LOOKUP of a directory of 255 'p's and LOOKUPP; LOOKUP\n"
+"      " WRITE_FILE "; WRITE } with the anonymous stateid, offset 0,\n"
+"      FILE_SYNC4, of --write BYTES (1..262144, default 4096) octets,\n"
+"      inline: each pair puts 268 octets of arguments before the data.\n"
+"      Word i of the data is 0xa5000000 | i (big-endian); --write-copy\n"
+"      saves the data to FILE, to compare with what the server wrote.\n"
 "      --then-null: once the first call has its answer, send a NULL on\n"
 "      the same connection, to show whether the connection survived.\n"
 "      --post-size: post Receive buffers of this size (1..1048576)\n"
@@ -182,7 +220,8 @@ static const char usage_text[] =
 "  sent, reply, recv_error, send_error, disconnected or not_sent.\n"
 "  Every call event has call (readdir, create, null) and xid.\n"
 "             sent: send_len reply_size [reply_chunk_segments]\n"
-"             [create_name] [read_chunks inline_pad].\n"
+"             [create_name] [read_chunks inline_pad]\n"
+"             [write_size lookups data_offset].\n"
 "             reply: posted_size byte_len with_invalidate [invalidated_rkey]\n"
 "             [reply_chunk_written] [reply_chunk_len]\n"
 "             well_formed [problem] and what could be decoded of\n"
@@ -191,7 +230,8 @@ static const char usage_text[] =
 "             [rdma_vers_low rdma_vers_high]; RDMA_MSG: rpc_reply_stat,\n"
 "             then rpc_accept_stat or rpc_reject_stat [rpc_auth_stat]\n"
 "             [rpc_low rpc_high]; a COMPOUND: nfs_status nfs_results\n"
-"             [create_status] [readdir_status readdir_entries readdir_eof].\n"
+"             [create_status] [readdir_status readdir_entries readdir_eof]\n"
+"             [failed_op] [write_status write_count write_committed].\n"
 "             recv_error, send_error: posted_size wc_status\n"
 "             wc_status_code vendor_err, or detail; disconnected,\n"
 "             not_sent: detail.\n"
@@ -245,8 +285,12 @@ enum { SUCCESS, PROG_UNAVAIL, PROG_MISMATCH, PROC_UNAVAIL, GARBAGE_ARGS,
 #define NFS_VERSION		4
 enum { NFSPROC4_NULL, NFSPROC4_COMPOUND };
 #define OP_CREATE		6
+#define OP_LOOKUP		15
+#define OP_LOOKUPP		16
 #define OP_PUTROOTFH		24
 #define OP_READDIR		26
+#define OP_WRITE		38
+#define FILE_SYNC4		2
 #define NF4DIR			2
 #define NFS4_OPAQUE_MAX		4096	/* for tags and names we skip */
 
@@ -279,6 +323,7 @@ struct call_desc {
 static const struct call_desc call_readdir = { "readdir", NFSPROC4_COMPOUND };
 static const struct call_desc call_create = { "create", NFSPROC4_COMPOUND };
 static const struct call_desc call_null = { "null", NFSPROC4_NULL };
+static const struct call_desc call_write = { "write", NFSPROC4_COMPOUND };
 
 /* XDR, big-endian 4-octet units, with the bounds always checked */
 struct xdr_out {
@@ -391,6 +436,29 @@ struct read_chunks {
 	u32	pad;
 };
 
+/*
+ * call --proc write: @size octets of data after @lookups LOOKUP and
+ * LOOKUPP pairs; @data_offset is where the data starts in the RPC
+ * message, once the call is encoded
+ */
+struct write_args {
+	u32	size;
+	int	lookups;
+	u32	data_offset;
+};
+
+/* Word i of the data of --proc write: 0xa5000000 | i, big-endian */
+static void write_data(u8 *p, u32 size)
+{
+	u32 i;
+
+	for (i = 0; i < size; i++) {
+		u32 w = 0xa5000000 | (i / 4);
+
+		p[i] = w >> (24 - 8 * (i % 4));
+	}
+}
+
 /* The directory that call @xid of --proc create makes in the root */
 static void create_name(char *name, size_t size, u32 xid)
 {
@@ -430,7 +498,7 @@ static void put_read_list(struct xdr_out *x, const struct read_chunks *rd,
  */
 static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 			  u32 xid, u32 reply_size, const struct reply_chunk *rc,
-			  const struct read_chunks *rd)
+			  const struct read_chunks *rd, struct write_args *wa)
 {
 	struct xdr_out x = { .p = buf, .end = buf + size };
 	u8 *len_p, *body, *rpc;
@@ -503,6 +571,38 @@ static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 	if (cd->proc == NFSPROC4_COMPOUND) {
 		put32(&x, 0);		/* tag: empty */
 		put32(&x, 0);		/* minorversion */
+		if (cd == &call_write) {
+			char dir[LOOKUP_DIR_LEN];
+			int i;
+			u8 *data;
+
+			memset(dir, 'p', sizeof(dir));
+			put32(&x, 3 + 2 * wa->lookups);	/* operations */
+			put32(&x, OP_PUTROOTFH);
+			for (i = 0; i < wa->lookups; i++) {
+				put32(&x, OP_LOOKUP);
+				put_opaque(&x, dir, sizeof(dir));
+				put32(&x, OP_LOOKUPP);
+			}
+			put32(&x, OP_LOOKUP);
+			put_opaque(&x, WRITE_FILE, strlen(WRITE_FILE));
+			put32(&x, OP_WRITE);
+			/* The anonymous stateid: seqid and other[12], zeros */
+			for (i = 0; i < 4; i++)
+				put32(&x, 0);
+			put32(&x, 0);		/* offset */
+			put32(&x, 0);
+			put32(&x, FILE_SYNC4);
+			put32(&x, wa->size);
+			wa->data_offset = (u32)(x.p - rpc);
+			data = xdr_reserve(&x, (wa->size + 3) & ~3U);
+			if (data) {
+				write_data(data, wa->size);
+				memset(data + wa->size, 0,
+				       ((wa->size + 3) & ~3U) - wa->size);
+			}
+			goto out;
+		}
 		if (cd == &call_create) {
 			/* A directory, then the READDIR that makes the
 			 * reply large: the server creates it before it
@@ -529,6 +629,7 @@ static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 		put32(&x, reply_size);	/* maxcount */
 		put32(&x, 0);		/* attr_request: no attributes */
 	}
+out:
 	if (rd && (rd->count || rd->pad)) {
 		u8 *pad = xdr_reserve(&x, rd->pad);
 
@@ -609,8 +710,21 @@ static const char *decode_compound(struct xdr_in *x, struct out_rec *fs)
 		status = get32(x);
 		if (x->ended)
 			break;
-		if (op == OP_PUTROOTFH)
-			continue;
+		if (op == OP_PUTROOTFH || op == OP_LOOKUP || op == OP_LOOKUPP) {
+			if (!status)
+				continue;
+			out_num(fs, "failed_op", op);
+			break;
+		}
+		if (op == OP_WRITE) {
+			out_num(fs, "write_status", status);
+			if (status)
+				break;
+			out_num(fs, "write_count", get32(x));
+			out_num(fs, "write_committed", get32(x));
+			skip(x, 8);		/* writeverf */
+			break;
+		}
 		if (op == OP_CREATE) {
 			out_num(fs, "create_status", status);
 			if (status)
@@ -789,6 +903,7 @@ struct caller {
 	u8			*read_buf;	/* the Read chunks' memory */
 	struct reply_chunk	rchunk;
 	struct read_chunks	rdchunks;
+	struct write_args	wargs;
 	u8			*send_buf;	/* CALLS_MAX buffers of send_max */
 	size_t			send_max;
 	u32			post_size;
@@ -875,7 +990,8 @@ static int caller_setup(struct caller *c)
 				IBV_ACCESS_LOCAL_WRITE);
 	if (!c->recv_mr)
 		return local_failure("ibv_reg_mr", errno);
-	c->send_max = CALL_SEND_MAX + c->rdchunks.pad;
+	c->send_max = CALL_SEND_MAX + c->rdchunks.pad + c->wargs.size +
+		      (size_t)c->wargs.lookups * (LOOKUP_DIR_LEN + 13);
 	c->send_buf = calloc(CALLS_MAX, c->send_max);
 	if (!c->send_buf)
 		return local_failure("Send buffers", ENOMEM);
@@ -1084,7 +1200,7 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 
 	buf = c->send_buf + (size_t)n * c->send_max;
 	len = encode_call(buf, c->send_max, cd, xid, reply_size, &c->rchunk,
-			  n ? NULL : &c->rdchunks);
+			  n ? NULL : &c->rdchunks, &c->wargs);
 	/* What the server RDMA Writes shows against this pattern */
 	if (c->chunk_buf)
 		memset(c->chunk_buf, REPLY_CHUNK_FILL,
@@ -1121,6 +1237,11 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 
 		create_name(name, sizeof(name), xid);
 		out_str(&fs, "create_name", name);
+	}
+	if (cd == &call_write) {
+		out_num(&fs, "write_size", c->wargs.size);
+		out_num(&fs, "lookups", c->wargs.lookups);
+		out_num(&fs, "data_offset", c->wargs.data_offset);
 	}
 	if (!n && (c->rdchunks.count || c->rdchunks.pad)) {
 		out_num(&fs, "read_chunks", c->rdchunks.count);
@@ -1163,6 +1284,29 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 	}
 }
 
+/* --write-copy: save the data of --proc write to @path */
+static int save_write_data(const char *path, u32 size)
+{
+	u8 *data = malloc(size);
+	FILE *f;
+	int err;
+
+	if (!data)
+		return local_failure(path, ENOMEM);
+	write_data(data, size);
+	f = fopen(path, "w");
+	if (!f) {
+		err = errno;
+		free(data);
+		return local_failure(path, err);
+	}
+	err = fwrite(data, 1, size, f) == size ? 0 : errno ? errno : EIO;
+	if (fclose(f) && !err)
+		err = errno ? errno : EIO;
+	free(data);
+	return err ? local_failure(path, err) : 0;
+}
+
 /* Leave as a well-behaved client would, unless the server already left */
 static void caller_disconnect(struct caller *c, int ms)
 {
@@ -1188,7 +1332,8 @@ static int cmd_call(int argc, char **argv)
 				       OPT_NONE, OPT_RAW, OPT_TIMEOUT, OPT_PROC,
 				       OPT_REPLY_SIZE, OPT_POST_SIZE,
 				       OPT_THEN_NULL, OPT_REPLY_CHUNK,
-				       OPT_READ_CHUNKS, OPT_INLINE_PAD, 0 };
+				       OPT_READ_CHUNKS, OPT_INLINE_PAD,
+				       OPT_WRITE, OPT_LOOKUPS, OPT_WRITE_COPY, 0 };
 	const struct call_desc *calls[CALLS_MAX];
 	struct caller *c;
 	struct pdata_out out;
@@ -1208,11 +1353,15 @@ static int cmd_call(int argc, char **argv)
 		calls[n++] = &call_create;
 	else if (!strcmp(ca.proc, "null"))
 		calls[n++] = &call_null;
+	else if (!strcmp(ca.proc, "write"))
+		calls[n++] = &call_write;
 	else
-		usage_error("--proc '%s': expected readdir, create or null",
+		usage_error("--proc '%s': expected readdir, create, null or write",
 			    ca.proc);
-	if (ca.have_reply_size && calls[0] == &call_null)
+	if (ca.have_reply_size && (calls[0] == &call_null || calls[0] == &call_write))
 		usage_error("--reply-size applies to --proc readdir and create only");
+	if ((ca.write || ca.have_lookups || ca.write_copy) && calls[0] != &call_write)
+		usage_error("--write, --lookups and --write-copy apply to --proc write only");
 	if (ca.then_null)
 		calls[n++] = &call_null;
 	/* The server would invalidate the chunk's R_key, which names a
@@ -1239,6 +1388,15 @@ static int cmd_call(int argc, char **argv)
 	c->rchunk.segs = ca.reply_chunk;
 	c->rdchunks.count = ca.read_chunks;
 	c->rdchunks.pad = ca.inline_pad;
+	c->wargs.size = ca.write ? ca.write : 4096;
+	c->wargs.lookups = ca.lookups;
+	if (ca.write_copy) {
+		rc = save_write_data(ca.write_copy, c->wargs.size);
+		if (rc) {
+			free(c);
+			return rc;
+		}
+	}
 	/* What the server learns from our Private Data, unless told otherwise */
 	c->post_size = ca.have_post_size ? ca.post_size :
 		       rpcrdma_cm_size_clamp(out.local.recv_size);

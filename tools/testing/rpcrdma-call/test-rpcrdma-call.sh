@@ -18,7 +18,7 @@ expect_exit "no host" 2 'give HOST' --
 expect_exit "bad port, named by the program alone" 2 "^rpcrdma-call: port '65536': expected 1..65535" \
 	-- 192.0.2.1 65536
 expect_exit "stray argument" 2 'give HOST' -- 192.0.2.1 20049 x
-expect_exit "unknown --proc" 2 "--proc 'getattr': expected readdir, create or null" \
+expect_exit "unknown --proc" 2 "--proc 'getattr': expected readdir, create, null or write" \
 	-- 192.0.2.1 --proc getattr
 expect_exit "--reply-size over 1 MiB" 2 "--reply-size '1025K': expected 0..1048576" \
 	-- 192.0.2.1 --reply-size 1025K
@@ -50,13 +50,27 @@ expect_exit "--inline-pad not a multiple of 4" 2 "--inline-pad '6': expected 0..
 	-- 192.0.2.1 --proc null --inline-pad 6
 expect_exit "--inline-pad over 256 KiB" 2 "--inline-pad '262148': expected 0..262144 octets" \
 	-- 192.0.2.1 --proc null --inline-pad 262148
+expect_exit "--write 0" 2 "--write '0': expected 1..262144 octets" \
+	-- 192.0.2.1 --proc write --write 0
+expect_exit "--write over 256 KiB" 2 "--write '262145': expected 1..262144 octets" \
+	-- 192.0.2.1 --proc write --write 262145
+expect_exit "--lookups over 23" 2 "--lookups '24': expected 0..23 pairs" \
+	-- 192.0.2.1 --proc write --lookups 24
+expect_exit "--lookups not a number" 2 'expected a whole number' \
+	-- 192.0.2.1 --proc write --lookups some
+expect_exit "--write with --proc null" 2 'apply to --proc write only' \
+	-- 192.0.2.1 --proc null --write 100
+expect_exit "--lookups with --proc readdir" 2 'apply to --proc write only' \
+	-- 192.0.2.1 --lookups 0
+expect_exit "--reply-size with --proc write" 2 'applies to --proc readdir and create only' \
+	-- 192.0.2.1 --proc write --reply-size 4K
 expect_exit "--none with --recv" 2 'only one of' -- 192.0.2.1 --none --recv 64K
 expect_exit "--raw over 56 octets" 2 'at most 56' -- 192.0.2.1 --raw "$(zeros 57)"
 expect_exit "--timeout 0" 2 'at least 1 second' -- 192.0.2.1 --timeout 0
 expect_exit "option of another command" 2 "'--count' does not apply" \
 	-- 192.0.2.1 --count 1
 no_device_case "no RDMA device" 192.0.2.1 --timeout 2
-if "$CM" --help | tr '\n' ' ' | grep -q 'HOST \[PORT\].*--proc readdir|create|null'; then
+if "$CM" --help | tr '\n' ' ' | grep -q 'HOST \[PORT\].*--proc readdir|create|null|write'; then
 	ktap_test_pass "--help describes the options"
 else
 	ktap_test_fail "--help describes the options" "no synopsis with --proc"

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# Inline WRITEs whose data does not start in nfsd's first page, as RFC
+# 8166 allows and the Linux client never sends them (its WRITE header
+# is a few hundred octets). rpcrdma-call sends an NFSv4.0 COMPOUND whose
+# WRITE follows N pairs of LOOKUP and LOOKUPP (268 octets of arguments
+# each), all inline, so the data starts in the first block of the
+# Receive buffer, or past it at an offset inside a page, and may end in
+# a later page. nfsd must write exactly the data sent: the file is
+# compared byte for byte on the server, and a NULL must follow on the
+# same connection. Each word of the data holds its own index, so data
+# taken from anywhere else (the page's start, say) cannot pass.
+#
+# This is what 6.12's svc_fill_write_vector() gets wrong when a
+# payload starts inside rq_arg.pages: it ignores page_base.
+S=/proc/sys/sunrpc/svc_rdma
+F=rpcrdma-call-write
+[ "$E2E_ROLE" != client ] || skip "reads the server's file system: a single-VM scenario"
+local_nfsd
+nfsd_end_grace
+# Calls of up to 64 KiB inline (stock takes 4 KiB at most: see below)
+run sh -c "echo 65536 >$S/max_req_size"
+run mkdir -p "/export/$(awk 'BEGIN { while (n++ < 255) printf "p" }')"
+run sh -c ": >/export/$F && chmod 666 /export/$F"
+
+# inline_write SIZE LOOKUPS: a WRITE of SIZE octets after LOOKUPS pairs
+inline_write() {
+	local size=$1 lookups=$2 what xid off
+	what="WRITE of $size after $lookups lookups"
+	: >/export/$F
+	call_server --proc write --send 64K --recv 64K --write "$size" \
+		--lookups "$lookups" --write-copy /tmp/wc --then-null
+	off=$(grep '"event": "sent"' /tmp/call.out | head -n 1 | jget data_offset)
+	what="$what (data at $off)"
+	xid=$(grep '"event": "sent"' /tmp/call.out | head -n 1 | jget xid)
+	ANSWER=$(grep "\"xid\": \"$xid\"" /tmp/call.out | grep -v '"event": "sent"' | head -n 1)
+	[ -n "$xid" ] && [ "$(echo "$ANSWER" | jget event)" = reply ] ||
+		fail_scenario "$what: expected a reply, got ${ANSWER:+$(echo "$ANSWER" | jget event)}$(grep -m1 '"event": "error"' /tmp/call.out | jget detail)"
+	expect_eq "$what: well_formed" "$(echo "$ANSWER" | jget well_formed)" true
+	expect_eq "$what: rpc_accept_stat" "$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
+	expect_eq "$what: nfs_status" "$(echo "$ANSWER" | jget nfs_status)" 0
+	expect_eq "$what: write_count" "$(echo "$ANSWER" | jget write_count)" "$size"
+	expect_eq "$what: file size on the server" "$(wc -c </export/$F)" "$size"
+	if cmp -s /export/$F /tmp/wc; then
+		check_line ok "$what: the file on the server holds the data sent"
+	else
+		check_line "not ok" "$what: the file on the server holds the data sent" \
+			"first difference: $(cmp /export/$F /tmp/wc 2>&1 | head -n 1)"
+		fail_scenario "$what: the file on the server differs from the data sent: $(cmp /export/$F /tmp/wc 2>&1 | head -n 1); it starts $(od -An -tx1 -N16 /export/$F | tr -s ' '), the data $(od -An -tx1 -N16 /tmp/wc | tr -s ' ')"
+	fi
+	expect_eq "$what: then-null replies" \
+		"$(grep '"call": "null"' /tmp/call.out | grep -c '"event": "reply"')" 1
+	expect_eq "$what: exit status" "$CALL_RC" 0
+}
+
+# The data in the first block, then starting past 4 KiB (the first
+# block of a 64 KiB Receive buffer is one page) at an offset inside a
+# page, ending there or pages later
+inline_write 100 0
+inline_write 5000 0
+inline_write 100 15
+inline_write 5000 15
+inline_write 12000 17
+inline_write 30001 23
