@@ -4,7 +4,8 @@
 # siw-module.sh 6.12|7.3 OUTDIR [KBUILD ARGS...]
 #
 # Build soft-iWARP (siw.ko) out of tree from drivers/infiniband/sw/siw
-# of a base's pristine tree (the tag "base", never the series), against
+# of a base's pristine tree (the tag "base", never the series) with the
+# fixes of patches/siw applied, against
 # Debian's headers of that kernel: 6.12's on the host, 7.3's in the
 # trixie root of trixie-root.sh (OUTDIR at /work-out). Debian builds
 # neither kernel with CONFIG_RDMA_SIW, so the option is set to m on the
@@ -51,6 +52,12 @@ export_siw() {
 		die "no tag 'base' in $TREE"
 	tmp=$(mktemp -d)
 	tgit archive base -- "$SIW_DIR" | tar -x -C "$tmp"
+	# Our fixes to siw itself (patches/siw), which the harness needs
+	# and which go to linux-rdma on their own
+	for p in "$TOP"/patches/siw/*.patch; do
+		(cd "$tmp" && git apply "$p") ||
+			die "$(basename "$p") does not apply to $SIW_DIR of $TREE"
+	done
 	# shellcheck disable=SC2016 # the Makefile's text, not ours to expand
 	grep -q 'obj-$(CONFIG_RDMA_SIW)' "$tmp/$SIW_DIR/Makefile" ||
 		die "$SIW_DIR/Makefile of $TREE does not build on CONFIG_RDMA_SIW"

@@ -208,11 +208,26 @@ rdma_stats() {
 # purpose says how many it makes; any other reconnect fails it: a lost
 # connection nobody asked for is a bug (on iWARP, a Receive posted late
 # kills the connection), never a flake.
+# reconnect_report MOUNTPOINT: what a mount that reconnected shows
+# without tracing: its transport line, the operations that were sent
+# more than once or timed out (mountstats: OP: ops trans timeouts ...),
+# and the kernel's last words
+reconnect_report() {
+	awk -v mnt="$1" '
+		/^device / { p = ($0 ~ (" mounted on " mnt " ")) }
+		p && $1 == "xprt:" { print "E2E: reconnect: " $0 }
+		p && NF >= 9 && $1 ~ /:$/ && ($3 > $2 || $4 > 0) {
+			print "E2E: reconnect: retransmitted or timed out: " $0
+		}' /proc/self/mountstats
+	dmesg | tail -n 15 | sed 's/^/E2E: reconnect: dmesg: /'
+}
+
 nfs_umount() {
 	local mnt=$1 want=${2:-1} got
 	if grep " $mnt " /proc/mounts | grep -q "proto=rdma"; then
 		got=$(rdma_stats "$mnt" | sed -n 's/.*connect_count=\([0-9]*\).*/\1/p' |
 			sort -u | tr '\n' ' ')
+		[ "${got% }" = "$want" ] || reconnect_report "$mnt"
 		expect_eq "$mnt: connections made (connect_count)" "${got% }" "$want"
 	fi
 	run umount "$mnt"
