@@ -198,7 +198,7 @@ e2e: modules tools nfs-utils-mountstats $(if $(filter 7.3,$(KERNEL)),modules-mai
 e2e-fixes: modules modules-fixes tools
 	@E2E_RUNS_FILE=$(CURDIR)/tools/testing/nfsrdma/fixes.runs scripts/e2e.sh
 
-## e2e-debug: the single-VM scenarios on the debug kernel (KASAN, DEBUG_SG, lockdep...); any splat fails (DEBUG_RUNS=quick: six of them)
+## e2e-debug: the single-VM scenarios on the debug kernel (KASAN, DEBUG_SG, lockdep...); any splat fails (DEBUG_RUNS=quick: nine of them)
 DEBUG_RUNS ?= full
 e2e-debug: modules tools nfs-utils-mountstats debug-kernel
 	@E2E_KERNEL=7.3-debug E2E_SCENARIO_TIMEOUT=$${E2E_SCENARIO_TIMEOUT:-3600} \

@@ -55,8 +55,9 @@ export_siw() {
 	# Our fixes to siw itself (patches/siw), which the harness needs
 	# and which go to linux-rdma on their own
 	for p in "$TOP"/patches/siw/*.patch; do
-		(cd "$tmp" && git apply "$p") ||
-			die "$(basename "$p") does not apply to $SIW_DIR of $TREE"
+		# (no repository around $tmp may take the paths)
+		(cd "$tmp" && GIT_CEILING_DIRECTORIES=$(dirname "$tmp") git apply "$p") ||
+			{ rm -rf "$tmp"; die "$(basename "$p") does not apply to $SIW_DIR of $TREE"; }
 	done
 	# shellcheck disable=SC2016 # the Makefile's text, not ours to expand
 	grep -q 'obj-$(CONFIG_RDMA_SIW)' "$tmp/$SIW_DIR/Makefile" ||

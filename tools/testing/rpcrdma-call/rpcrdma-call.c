@@ -186,6 +186,7 @@ static const char usage_text[] =
 "      " WRITE_FILE "; WRITE } with the anonymous stateid, offset 0,\n"
 "      FILE_SYNC4, of --write BYTES (1..262144, default 4096) octets,\n"
 "      inline: each pair puts 268 octets of arguments before the data.\n"
+"      The whole call must fit the server's Receive Size.\n"
 "      Word i of the data is 0xa5000000 | i (big-endian); --write-copy\n"
 "      saves the data to FILE, to compare with what the server wrote.\n"
 "      --then-null: once the first call has its answer, send a NULL on\n"
@@ -1300,7 +1301,9 @@ static int save_write_data(const char *path, u32 size)
 		free(data);
 		return local_failure(path, err);
 	}
+	errno = 0;
 	err = fwrite(data, 1, size, f) == size ? 0 : errno ? errno : EIO;
+	errno = 0;
 	if (fclose(f) && !err)
 		err = errno ? errno : EIO;
 	free(data);
@@ -1388,7 +1391,8 @@ static int cmd_call(int argc, char **argv)
 	c->rchunk.segs = ca.reply_chunk;
 	c->rdchunks.count = ca.read_chunks;
 	c->rdchunks.pad = ca.inline_pad;
-	c->wargs.size = ca.write ? ca.write : 4096;
+	if (calls[0] == &call_write)
+		c->wargs.size = ca.write ? ca.write : 4096;
 	c->wargs.lookups = ca.lookups;
 	if (ca.write_copy) {
 		rc = save_write_data(ca.write_copy, c->wargs.size);
