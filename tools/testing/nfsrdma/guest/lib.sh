@@ -486,6 +486,19 @@ call_server() {
 	cat /tmp/call.out /tmp/call.err
 }
 
+# first_reply WHAT: the reply to the first Call of /tmp/call.out (by
+# its XID: a timeout names no call, and a --then-null reply must not
+# stand in), left in ANSWER, with well_formed checked; the scenario
+# fails when that Call got no reply
+first_reply() {
+	local xid
+	xid=$(grep '"event": "sent"' /tmp/call.out | head -n 1 | jget xid)
+	ANSWER=$(grep "\"xid\": \"$xid\"" /tmp/call.out | grep -v '"event": "sent"' | head -n 1)
+	[ -n "$xid" ] && [ "$(echo "$ANSWER" | jget event)" = reply ] ||
+		fail_scenario "$1: expected a reply, got ${ANSWER:+$(echo "$ANSWER" | jget event)}$(grep -m1 '"event": "error"' /tmp/call.out | jget detail)"
+	expect_eq "$1: well_formed" "$(echo "$ANSWER" | jget well_formed)" true
+}
+
 # answer FILE CALL: the event (a JSON line) that answered CALL
 answer() { grep "\"call\": \"$2\"" "$1" | grep -v '"event": "sent"' | head -n 1; }
 

@@ -28,18 +28,14 @@ run sh -c ": >/export/$F && chmod 666 /export/$F"
 
 # inline_write SIZE LOOKUPS: a WRITE of SIZE octets after LOOKUPS pairs
 inline_write() {
-	local size=$1 lookups=$2 what xid off
+	local size=$1 lookups=$2 what off
 	what="WRITE of $size after $lookups lookups"
 	: >/export/$F
 	call_server --proc write --send "$max" --recv "$max" --write "$size" \
 		--lookups "$lookups" --write-copy /tmp/wc --then-null
 	off=$(grep '"event": "sent"' /tmp/call.out | head -n 1 | jget data_offset)
 	what="$what (data at $off)"
-	xid=$(grep '"event": "sent"' /tmp/call.out | head -n 1 | jget xid)
-	ANSWER=$(grep "\"xid\": \"$xid\"" /tmp/call.out | grep -v '"event": "sent"' | head -n 1)
-	[ -n "$xid" ] && [ "$(echo "$ANSWER" | jget event)" = reply ] ||
-		fail_scenario "$what: expected a reply, got ${ANSWER:+$(echo "$ANSWER" | jget event)}$(grep -m1 '"event": "error"' /tmp/call.out | jget detail)"
-	expect_eq "$what: well_formed" "$(echo "$ANSWER" | jget well_formed)" true
+	first_reply "$what"
 	expect_eq "$what: rpc_accept_stat" "$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
 	expect_eq "$what: nfs_status" "$(echo "$ANSWER" | jget nfs_status)" 0
 	expect_eq "$what: write_count" "$(echo "$ANSWER" | jget write_count)" "$size"

@@ -25,7 +25,7 @@ warnings() { dmesg | grep -c 'WARNING:'; }
 # read_chunks WHAT OPTIONS...: a NULL with the Read chunks of OPTIONS is
 # served, without a WARNING, and a NULL after it on the same connection
 read_chunks() {
-	local what=$1 w0 w xid
+	local what=$1 w0 w
 	shift
 	w0=$(warnings)
 	call_server --proc null --no-remote-invalidate --then-null "$@"
@@ -37,13 +37,7 @@ read_chunks() {
 	expect_eq "$what: sent read_chunks" \
 		"$(grep '"event": "sent"' /tmp/call.out | head -n 1 | jget read_chunks)" \
 		"$(echo " $* " | sed -n 's/.* --read-chunks \([0-9]*\) .*/\1/p')"
-	# the answer to the Call with the chunks, by its XID (a timeout
-	# names no call, and the second NULL's reply must not stand in)
-	xid=$(grep '"event": "sent"' /tmp/call.out | head -n 1 | jget xid)
-	ANSWER=$(grep "\"xid\": \"$xid\"" /tmp/call.out | grep -v '"event": "sent"' | head -n 1)
-	[ -n "$xid" ] && [ "$(echo "$ANSWER" | jget event)" = reply ] ||
-		fail_scenario "$what: expected a reply, got ${ANSWER:+$(echo "$ANSWER" | jget event)}$(grep -m1 '"event": "error"' /tmp/call.out | jget detail)"
-	expect_eq "$what: well_formed" "$(echo "$ANSWER" | jget well_formed)" true
+	first_reply "$what"
 	expect_eq "$what: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_MSG
 	expect_eq "$what: rpc_accept_stat" "$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
 	# the second NULL was answered too: the connection stayed up
