@@ -11,7 +11,10 @@
 # taken from anywhere else (the page's start, say) cannot pass.
 #
 # This is what 6.12's svc_fill_write_vector() gets wrong when a
-# payload starts inside rq_arg.pages: it ignores page_base.
+# payload starts inside rq_arg.pages: it ignores page_base. The 6.12
+# series therefore makes each Receive buffer one block (up to 32 KiB),
+# so there the data is always in the head, and this checks it is read
+# from the right octets.
 S=/proc/sys/sunrpc/svc_rdma
 F=rpcrdma-call-write
 [ "$E2E_ROLE" != client ] || skip "reads the server's file system: a single-VM scenario"
