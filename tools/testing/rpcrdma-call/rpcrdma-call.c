@@ -58,6 +58,9 @@ enum {
 	OPT_WRITE,
 	OPT_LOOKUPS,
 	OPT_WRITE_COPY,
+	OPT_RDMA_VERSION,
+	OPT_RDMA_PROC,
+	OPT_PZRC,
 };
 
 struct call_args {
@@ -72,7 +75,23 @@ struct call_args {
 	bool		have_lookups;
 	const char	*write_copy;	/* where to save the data written */
 	const char	*proc;
+	long long	rdma_version;	/* the first call's rdma_vers, -1: 1 */
+	long long	rdma_proc;	/* its rdma_proc, -1: RDMA_MSG */
+	bool		pzrc;		/* it goes in a position-zero chunk */
 };
+
+/* --rdma-version, --rdma-proc: any XDR unsigned int */
+static long long parse_u32(const char *cmd, const char *opt, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || arg[0] == '-' || v > UINT32_MAX)
+		cmd_error(cmd, "%s '%s': expected 0..4294967295", opt, arg);
+	return (long long)v;
+}
 
 static void call_option(const char *cmd, int opt, const char *arg, void *priv)
 {
@@ -127,6 +146,15 @@ static void call_option(const char *cmd, int opt, const char *arg, void *priv)
 	case OPT_WRITE_COPY:
 		ca->write_copy = arg;
 		break;
+	case OPT_RDMA_VERSION:
+		ca->rdma_version = parse_u32(cmd, "--rdma-version", arg);
+		break;
+	case OPT_RDMA_PROC:
+		ca->rdma_proc = parse_u32(cmd, "--rdma-proc", arg);
+		break;
+	case OPT_PZRC:
+		ca->pzrc = true;
+		break;
 	case OPT_REPLY_CHUNK:
 		ca->reply_chunk = parse_count("--reply-chunk", arg);
 		if (ca->reply_chunk < 1 || ca->reply_chunk > REPLY_CHUNK_SEGS_MAX)
@@ -148,6 +176,9 @@ static const struct option call_table[] = {
 	{ "write",		required_argument,	NULL, OPT_WRITE },
 	{ "lookups",		required_argument,	NULL, OPT_LOOKUPS },
 	{ "write-copy",		required_argument,	NULL, OPT_WRITE_COPY },
+	{ "rdma-version",	required_argument,	NULL, OPT_RDMA_VERSION },
+	{ "rdma-proc",		required_argument,	NULL, OPT_RDMA_PROC },
+	{ "pzrc",		no_argument,		NULL, OPT_PZRC },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -164,7 +195,8 @@ static const char usage_text[] =
 "  [--reply-size BYTES]\n"
 "  [--then-null] [--post-size BYTES] [--reply-chunk SEGMENTS]\n"
 "  [--read-chunks N] [--inline-pad BYTES] [--write BYTES]\n"
-"  [--lookups N] [--write-copy FILE] [--timeout SECONDS]\n"
+"  [--lookups N] [--write-copy FILE] [--rdma-version N] [--rdma-proc N]\n"
+"  [--pzrc] [--timeout SECONDS]\n"
 "      Act as a minimal RPC-over-RDMA version 1 client (RFC 8166): connect\n"
 "      as probe does, post Receive buffers of exactly our Receive Size,\n"
 "      send one RPC inline in an RDMA_MSG without chunks, and report\n"
@@ -203,6 +235,14 @@ static const char usage_text[] =
 "      chunks of 4 octets each after the inline part (RFC 8166, Section 3.4),\n"
 "      one after the other: the server must pull them and answer the\n"
 "      NULL. Needs --no-remote-invalidate or --none, as --reply-chunk.\n"
+"      --rdma-version, --rdma-proc: send the first call with this rdma_vers\n"
+"      or rdma_proc (0..4294967295) in its transport header, everything\n"
+"      else as usual: a server must answer RDMA_ERROR (RFC 8166, Section\n"
+"      4.5) where it cannot take the call.\n"
+"      --pzrc: send the first call as an RDMA_NOMSG whose whole RPC\n"
+"      message is in a Read chunk at position zero (RFC 8166, Section\n"
+"      3.5.3), one segment in memory the server may RDMA Read; needs\n"
+"      --no-remote-invalidate or --none, as --reply-chunk.\n"
 "      Default timeout: 10 seconds per step and per call.\n"
 "\n"
 "Options:\n"
@@ -222,7 +262,8 @@ static const char usage_text[] =
 "  Every call event has call (readdir, create, null) and xid.\n"
 "             sent: send_len reply_size [reply_chunk_segments]\n"
 "             [create_name] [read_chunks inline_pad]\n"
-"             [write_size lookups data_offset].\n"
+"             [write_size lookups data_offset] [rdma_version rdma_proc]\n"
+"             [pzrc_len].\n"
 "             reply: posted_size byte_len with_invalidate [invalidated_rkey]\n"
 "             [reply_chunk_written] [reply_chunk_len]\n"
 "             well_formed [problem] and what could be decoded of\n"
@@ -438,6 +479,24 @@ struct read_chunks {
 };
 
 /*
+ * What the first call's transport header says beyond the others':
+ * --rdma-version and --rdma-proc; with --pzrc, its RPC message goes in
+ * @pz_buf (@pz_size octets, registered for RDMA Read at @pz_addr with
+ * @pz_rkey), a Read chunk at position zero, and @pz_len says how much
+ * of it the call took
+ */
+struct first_call {
+	u32	vers;
+	u32	proc;
+	bool	pzrc;
+	u8	*pz_buf;
+	size_t	pz_size;
+	u32	pz_rkey;
+	u64	pz_addr;
+	u32	pz_len;
+};
+
+/*
  * call --proc write: @size octets of data after @lookups LOOKUP and
  * LOOKUPP pairs; @data_offset is where the data starts in the RPC
  * message, once the call is encoded
@@ -491,15 +550,30 @@ static void put_read_list(struct xdr_out *x, const struct read_chunks *rd,
 	put32(x, 0);		/* end of the Read list */
 }
 
+/* @fc's position-zero Read chunk: one segment of its @pz_len octets */
+static void put_pzrc_list(struct xdr_out *x, const struct first_call *fc)
+{
+	put32(x, 1);		/* a Read segment follows */
+	put32(x, 0);		/* at position zero */
+	put32(x, fc->pz_rkey);
+	put32(x, fc->pz_len);
+	put32(x, (u32)(fc->pz_addr >> 32));
+	put32(x, (u32)fc->pz_addr);
+	put32(x, 0);		/* end of the Read list */
+}
+
 /*
  * Encode a call: the RPC-over-RDMA header of an RDMA_MSG with an empty
  * Write list, a Read list when @rd has chunks, and a Reply chunk when
- * @rc has segments, then the RPC call (and @rd's pad). Returns its
- * length, 0 if it does not fit.
+ * @rc has segments, then the RPC call (and @rd's pad). The first call
+ * has @fc, which may change the header and move the RPC call to a
+ * position-zero Read chunk. Returns what goes in the Send, 0 if it
+ * does not fit.
  */
 static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 			  u32 xid, u32 reply_size, const struct reply_chunk *rc,
-			  const struct read_chunks *rd, struct write_args *wa)
+			  const struct read_chunks *rd, struct write_args *wa,
+			  struct first_call *fc)
 {
 	struct xdr_out x = { .p = buf, .end = buf + size };
 	u8 *len_p, *body, *rpc;
@@ -507,10 +581,16 @@ static size_t encode_call(u8 *buf, size_t size, const struct call_desc *cd,
 	char name[32];
 
 	put32(&x, xid);
-	put32(&x, RPCRDMA_VERSION);
+	put32(&x, fc ? fc->vers : RPCRDMA_VERSION);
 	put32(&x, CALL_RECVS);
-	put32(&x, RDMA_MSG);
-	if (rd && rd->count) {
+	put32(&x, fc ? fc->proc : RDMA_MSG);
+	if (fc && fc->pzrc) {
+		/* One segment and the list's end, filled in last */
+		hdr_len = (size_t)(x.p - buf) + 24 + 4;
+		if (hdr_len > size)
+			return 0;
+		x.p = buf + hdr_len;
+	} else if (rd && rd->count) {
 		/* The positions depend on the RPC message's length:
 		 * leave room for the list (a segment is six words,
 		 * then the list's end), and fill it in last
@@ -639,6 +719,20 @@ out:
 	}
 	if (x.overflow)
 		return 0;
+	if (fc && fc->pzrc) {
+		/* The RPC call goes to the chunk; the Send is the header */
+		struct xdr_out l = { .p = buf + 16, .end = buf + hdr_len };
+		size_t len = (size_t)(x.p - rpc);
+
+		if (len > fc->pz_size)
+			return 0;
+		memcpy(fc->pz_buf, rpc, len);
+		fc->pz_len = (u32)len;
+		put_pzrc_list(&l, fc);
+		if (l.overflow || l.p != l.end)
+			return 0;
+		return (size_t)(rpc - buf);
+	}
 	if (rd && rd->count) {
 		/* The Read list goes in the room left for it */
 		struct xdr_out l = { .p = buf + 16, .end = buf + hdr_len };
@@ -816,13 +910,16 @@ static const char *decode_rpc_reply(struct xdr_in *x, u32 xid,
 }
 
 /*
- * Decode what arrived for call @xid, at most @len octets of @buf, into
- * @fs. Returns NULL for a well-formed reply or RDMA_ERROR, else what
- * is wrong with it.
+ * Decode what arrived for call @xid, sent with rdma_vers @call_vers, at
+ * most @len octets of @buf, into @fs. Returns NULL for a well-formed
+ * reply or RDMA_ERROR, else what is wrong with it. An RDMA_ERROR may
+ * carry either version 1 or the call's own rdma_vers: RFC 8166 says
+ * nothing of which.
  */
 static const char *decode_reply(const u8 *buf, size_t len, u32 xid,
-				const struct call_desc *cd, struct out_rec *fs,
-				const u8 *chunk, size_t chunk_size)
+				u32 call_vers, const struct call_desc *cd,
+				struct out_rec *fs, const u8 *chunk,
+				size_t chunk_size)
 {
 	unsigned long long written;
 	struct xdr_in x = { .p = buf, .left = len };
@@ -841,7 +938,8 @@ static const char *decode_reply(const u8 *buf, size_t len, u32 xid,
 	out_num(fs, "rdma_credits", credits);
 	out_str(fs, "rdma_type", NAME_OF(rdma_proc_names, proc, name));
 	out_num(fs, "rdma_proc", proc);
-	if (vers != RPCRDMA_VERSION)
+	if (vers != RPCRDMA_VERSION &&
+	    (proc != RDMA_ERROR || vers != call_vers))
 		return "not RPC-over-RDMA version 1";
 	if (rxid != xid)
 		return "the xid answers no call of ours";
@@ -904,6 +1002,8 @@ struct caller {
 	u8			*read_buf;	/* the Read chunks' memory */
 	struct reply_chunk	rchunk;
 	struct read_chunks	rdchunks;
+	struct first_call	first;
+	struct ibv_mr		*pz_mr;		/* first.pz_buf's */
 	struct write_args	wargs;
 	u8			*send_buf;	/* CALLS_MAX buffers of send_max */
 	size_t			send_max;
@@ -924,6 +1024,8 @@ static void caller_release(struct caller *c)
 		ibv_dereg_mr(c->chunk_mr);
 	if (c->read_mr)
 		ibv_dereg_mr(c->read_mr);
+	if (c->pz_mr)
+		ibv_dereg_mr(c->pz_mr);
 	if (c->cq)
 		ibv_destroy_cq(c->cq);
 	if (c->cc)
@@ -933,6 +1035,7 @@ static void caller_release(struct caller *c)
 	free(c->recv_buf);
 	free(c->chunk_buf);
 	free(c->read_buf);
+	free(c->first.pz_buf);
 	free(c->send_buf);
 	probe_release(&c->p);
 }
@@ -1012,6 +1115,18 @@ static int caller_setup(struct caller *c)
 			return local_failure("ibv_reg_mr", errno);
 		c->rdchunks.rkey = c->read_mr->rkey;
 		c->rdchunks.addr = (uintptr_t)c->read_buf;
+	}
+	if (c->first.pzrc) {
+		c->first.pz_size = c->send_max;
+		c->first.pz_buf = calloc(1, c->first.pz_size);
+		if (!c->first.pz_buf)
+			return local_failure("the position-zero chunk", ENOMEM);
+		c->pz_mr = ibv_reg_mr(c->pd, c->first.pz_buf, c->first.pz_size,
+				      IBV_ACCESS_REMOTE_READ);
+		if (!c->pz_mr)
+			return local_failure("ibv_reg_mr", errno);
+		c->first.pz_rkey = c->pz_mr->rkey;
+		c->first.pz_addr = (uintptr_t)c->first.pz_buf;
 	}
 	if (c->rchunk.segs) {
 		size_t size = (size_t)c->rchunk.segs * REPLY_CHUNK_SEG_LEN;
@@ -1150,7 +1265,7 @@ static unsigned long long chunk_written(const struct caller *c)
 
 /* A Receive completed: report what it holds, and post it again */
 static int report_reply(struct caller *c, const struct call_desc *cd,
-			u32 xid, const struct ibv_wc *wc)
+			u32 xid, u32 vers, const struct ibv_wc *wc)
 {
 	bool offered;
 	size_t len = wc->byte_len < c->post_size ? wc->byte_len : c->post_size;
@@ -1166,7 +1281,7 @@ static int report_reply(struct caller *c, const struct call_desc *cd,
 	if (wc->wc_flags & IBV_WC_WITH_INV)
 		out_fmt(&fs, "invalidated_rkey", "0x%08" PRIx32, wc->invalidated_rkey);
 	offered = c->rchunk.segs && cd->proc == NFSPROC4_COMPOUND;
-	problem = decode_reply(buf, len, xid, cd, &fs,
+	problem = decode_reply(buf, len, xid, vers, cd, &fs,
 			       offered ? c->chunk_buf : NULL,
 			       (size_t)c->rchunk.segs * REPLY_CHUNK_SEG_LEN);
 	if (offered)
@@ -1201,7 +1316,8 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 
 	buf = c->send_buf + (size_t)n * c->send_max;
 	len = encode_call(buf, c->send_max, cd, xid, reply_size, &c->rchunk,
-			  n ? NULL : &c->rdchunks, &c->wargs);
+			  n ? NULL : &c->rdchunks, &c->wargs,
+			  n ? NULL : &c->first);
 	/* What the server RDMA Writes shows against this pattern */
 	if (c->chunk_buf)
 		memset(c->chunk_buf, REPLY_CHUNK_FILL,
@@ -1248,6 +1364,13 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 		out_num(&fs, "read_chunks", c->rdchunks.count);
 		out_num(&fs, "inline_pad", c->rdchunks.pad);
 	}
+	if (!n && (c->first.vers != RPCRDMA_VERSION ||
+		   c->first.proc != RDMA_MSG)) {
+		out_num(&fs, "rdma_version", c->first.vers);
+		out_num(&fs, "rdma_proc", c->first.proc);
+	}
+	if (!n && c->first.pzrc)
+		out_num(&fs, "pzrc_len", c->first.pz_len);
 	out_print(&fs);
 
 	deadline = now_ms() + ms;
@@ -1267,7 +1390,9 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 			if (wc.status != IBV_WC_SUCCESS)
 				return report_wc_error(c, "recv_error", cd, xid,
 						       &wc);
-			return report_reply(c, cd, xid, &wc);
+			return report_reply(c, cd, xid,
+					    n ? RPCRDMA_VERSION : c->first.vers,
+					    &wc);
 		}
 		if (c->disconnected)
 			return report_call_failure("disconnected", cd, xid,
@@ -1336,11 +1461,13 @@ static int cmd_call(int argc, char **argv)
 				       OPT_REPLY_SIZE, OPT_POST_SIZE,
 				       OPT_THEN_NULL, OPT_REPLY_CHUNK,
 				       OPT_READ_CHUNKS, OPT_INLINE_PAD,
-				       OPT_WRITE, OPT_LOOKUPS, OPT_WRITE_COPY, 0 };
+				       OPT_WRITE, OPT_LOOKUPS, OPT_WRITE_COPY,
+				       OPT_RDMA_VERSION, OPT_RDMA_PROC, OPT_PZRC,
+				       0 };
 	const struct call_desc *calls[CALLS_MAX];
 	struct caller *c;
 	struct pdata_out out;
-	struct call_args ca = { };
+	struct call_args ca = { .rdma_version = -1, .rdma_proc = -1 };
 	struct cmd_args a;
 	int i, n = 0, ms, rc;
 	const char *port;
@@ -1380,6 +1507,12 @@ static int cmd_call(int argc, char **argv)
 		usage_error("--read-chunks needs --no-remote-invalidate (or --none): "
 			    "the chunks are a plain memory region, which a Send With "
 			    "Invalidate cannot invalidate");
+	if (ca.pzrc && (ca.read_chunks || ca.inline_pad))
+		usage_error("--pzrc goes without --read-chunks and --inline-pad");
+	if (ca.pzrc && !a.none && !a.raw && !a.no_remote_inv)
+		usage_error("--pzrc needs --no-remote-invalidate (or --none): "
+			    "the chunk is a plain memory region, which a Send With "
+			    "Invalidate cannot invalidate");
 	build_pdata(NULL, &a, PDATA_MAX_CONNECT, &out);
 	if (!a.timeout)
 		usage_error("--timeout must be at least 1 second");
@@ -1391,6 +1524,11 @@ static int cmd_call(int argc, char **argv)
 	c->rchunk.segs = ca.reply_chunk;
 	c->rdchunks.count = ca.read_chunks;
 	c->rdchunks.pad = ca.inline_pad;
+	c->first.pzrc = ca.pzrc;
+	c->first.vers = ca.rdma_version >= 0 ? (u32)ca.rdma_version :
+			RPCRDMA_VERSION;
+	c->first.proc = ca.rdma_proc >= 0 ? (u32)ca.rdma_proc :
+			ca.pzrc ? RDMA_NOMSG : RDMA_MSG;
 	if (calls[0] == &call_write)
 		c->wargs.size = ca.write ? ca.write : 4096;
 	c->wargs.lookups = ca.lookups;

@@ -50,6 +50,16 @@ expect_exit "--inline-pad not a multiple of 4" 2 "--inline-pad '6': expected 0..
 	-- 192.0.2.1 --proc null --inline-pad 6
 expect_exit "--inline-pad over 256 KiB" 2 "--inline-pad '262148': expected 0..262144 octets" \
 	-- 192.0.2.1 --proc null --inline-pad 262148
+expect_exit "--rdma-version negative" 2 "--rdma-version '-1': expected 0..4294967295" \
+	-- 192.0.2.1 --proc null --rdma-version -1
+expect_exit "--rdma-version over 32 bits" 2 "--rdma-version '4294967296': expected 0..4294967295" \
+	-- 192.0.2.1 --proc null --rdma-version 4294967296
+expect_exit "--rdma-proc not a number" 2 "--rdma-proc 'x': expected 0..4294967295" \
+	-- 192.0.2.1 --proc null --rdma-proc x
+expect_exit "--pzrc with --read-chunks" 2 'goes without --read-chunks' \
+	-- 192.0.2.1 --proc null --none --pzrc --read-chunks 1
+expect_exit "--pzrc with R set" 2 '--pzrc needs --no-remote-invalidate' \
+	-- 192.0.2.1 --proc null --pzrc
 expect_exit "--write 0" 2 "--write '0': expected 1..262144 octets" \
 	-- 192.0.2.1 --proc write --write 0
 expect_exit "--write over 256 KiB" 2 "--write '262145': expected 1..262144 octets" \
