@@ -30,6 +30,7 @@ export BUILD OUT
 
 TOOL_DIR := tools/net/sunrpc/rpcrdma-cm
 CALL_DIR := tools/testing/rpcrdma-call
+SERVE_DIR := tools/testing/rpcrdma-serve
 WIRESHARK_DIR := tools/net/sunrpc/wireshark
 
 .DEFAULT_GOAL := all
@@ -98,7 +99,7 @@ deps-arm64: deps-mainline
 modules-arm64: tree-6.12 tree-mainline deps-arm64
 	@scripts/arm64-build.sh modules
 
-## tools-arm64: cross-build rpcrdma-cm and rpcrdma-call for the arm64 guests
+## tools-arm64: cross-build rpcrdma-cm, rpcrdma-call and rpcrdma-serve for the arm64 guests
 tools-arm64: deps-arm64
 	@scripts/arm64-build.sh tools
 
@@ -127,10 +128,11 @@ e2e-siw: modules-siw modules modules-mainline tools
 debug-kernel: tree-mainline
 	@scripts/debug-kernel.sh
 
-## tools: build the rpcrdma-cm user-space command and the test client rpcrdma-call (no kernel tree needed)
+## tools: build the rpcrdma-cm user-space command, the test client rpcrdma-call and the test server rpcrdma-serve (no kernel tree needed)
 tools:
 	@$(MAKE) -s -C $(TOOL_DIR)
 	@$(MAKE) -s -C $(CALL_DIR)
+	@$(MAKE) -s -C $(SERVE_DIR)
 
 ## kunit: run the KUnit suites under UML with kunit.py, on mainline (7.3)
 kunit: tree-mainline
@@ -159,7 +161,7 @@ kunit-san: tree-mainline
 backport-check:
 	@scripts/backport-check.sh
 
-## tools-check: test rpcrdma-cm and rpcrdma-call, and that every e2e scenario is in a runs file (one KTAP document)
+## tools-check: test rpcrdma-cm, rpcrdma-call and rpcrdma-serve, and that every e2e scenario is in a runs file (one KTAP document)
 tools-check: tools
 	@scripts/tools-check.sh
 
@@ -277,6 +279,7 @@ clean:
 		$(BUILD)/fresh-root/root $(BUILD)/fresh-root/project $(OUT)
 	@$(MAKE) -s -C $(TOOL_DIR) clean
 	@$(MAKE) -s -C $(CALL_DIR) clean
+	@$(MAKE) -s -C $(SERVE_DIR) clean
 	@$(MAKE) -s -C $(WIRESHARK_DIR) clean
 
 ## distclean: also remove the kernel tree and the KUnit build

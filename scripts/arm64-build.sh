@@ -13,7 +13,7 @@
 #    kernel's; the same vermagic; and, where the kernel has
 #    MODVERSIONS (6.12; Debian's 7.3 has none), the same CRC for every
 #    symbol both ours and the stock module import.
-#  tools: rpcrdma-cm and rpcrdma-call with aarch64-linux-gnu-gcc against
+#  tools: rpcrdma-cm, rpcrdma-call and rpcrdma-serve with aarch64-linux-gnu-gcc against
 #    the arm64 librdmacm of the sysroot, in build/arm64/tools.
 
 . "$(dirname "$0")/lib.sh"
@@ -95,7 +95,7 @@ modules() {
 
 tools() {
 	local d lib=$ARM64_SYSROOT/usr/lib/aarch64-linux-gnu
-	for d in tools/net/sunrpc/rpcrdma-cm tools/testing/rpcrdma-call; do
+	for d in tools/net/sunrpc/rpcrdma-cm tools/testing/rpcrdma-call tools/testing/rpcrdma-serve; do
 		mkdir -p "$BUILD/arm64/tools/${d##*/}"
 		rsync -rc --exclude='*.o' --exclude="${d##*/}" "$TOP/$d/" "$BUILD/arm64/tools/${d##*/}/"
 		# The cross compiler's own glibc (libc6-dev-arm64-cross)
@@ -106,7 +106,7 @@ tools() {
 			CC=aarch64-linux-gnu-gcc ||
 			die "cross-building ${d##*/} failed"
 	done
-	for d in rpcrdma-cm/rpcrdma-cm rpcrdma-call/rpcrdma-call; do
+	for d in rpcrdma-cm/rpcrdma-cm rpcrdma-call/rpcrdma-call rpcrdma-serve/rpcrdma-serve; do
 		grep -q 'Machine:.*AArch64' < <(readelf -h "$BUILD/arm64/tools/$d") ||
 			die "build/arm64/tools/$d is not an arm64 program"
 	done

@@ -54,14 +54,17 @@ harness_env() {
 		export ARM64_SYSROOT
 		export RPCRDMA_CM_arm64=$BUILD/arm64/tools/rpcrdma-cm/rpcrdma-cm
 		export RPCRDMA_CALL_arm64=$BUILD/arm64/tools/rpcrdma-call/rpcrdma-call
+		export RPCRDMA_SERVE_arm64=$BUILD/arm64/tools/rpcrdma-serve/rpcrdma-serve
 	fi
 	# soft-iWARP (make modules-siw), where built
 	export SIW_KO_6_12=$BUILD/siw-6.12/siw.ko SIW_KO_7_3=$BUILD/siw-7.3/siw.ko
 	export RPCRDMA_CM=$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm
 	export RPCRDMA_CALL=$TOP/tools/testing/rpcrdma-call/rpcrdma-call
+	export RPCRDMA_SERVE=$TOP/tools/testing/rpcrdma-serve/rpcrdma-serve
 	# nfs-utils' mountstats with patches/nfs-utils (make nfs-utils-mountstats)
 	export NFS_UTILS_BUILD=$BUILD/nfs-utils
 	export E2E_OUT=$1
 	[ -x "$RPCRDMA_CM" ] || die "no $RPCRDMA_CM: run 'make tools'"
 	[ -x "$RPCRDMA_CALL" ] || die "no $RPCRDMA_CALL: run 'make tools'"
+	[ -x "$RPCRDMA_SERVE" ] || die "no $RPCRDMA_SERVE: run 'make tools'"
 }

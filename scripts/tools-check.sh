@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make tools-check: the black-box tests of rpcrdma-cm and rpcrdma-call,
+# make tools-check: the black-box tests of rpcrdma-cm, rpcrdma-call and
+# rpcrdma-serve,
 # and the check that every e2e scenario is in a runs file, as one KTAP
 # document, each a test with its cases nested.
 
@@ -18,10 +19,12 @@ nested() {
 	fi
 }
 
-ktap_set_plan 3
+ktap_set_plan 4
 nested rpcrdma-cm "$TOP/tools/net/sunrpc/rpcrdma-cm/test-rpcrdma-cm.sh" \
 	"$TOP/tools/net/sunrpc/rpcrdma-cm/rpcrdma-cm"
 nested rpcrdma-call "$TOP/tools/testing/rpcrdma-call/test-rpcrdma-call.sh" \
 	"$TOP/tools/testing/rpcrdma-call/rpcrdma-call"
+nested rpcrdma-serve "$TOP/tools/testing/rpcrdma-serve/test-rpcrdma-serve.sh" \
+	"$TOP/tools/testing/rpcrdma-serve/rpcrdma-serve"
 nested scenarios-in-runs "$TOP/tools/testing/nfsrdma/runs-check.sh"
 ktap_finished tools-check

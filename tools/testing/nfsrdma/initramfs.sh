@@ -11,8 +11,8 @@
 #
 # Environment: KVER, MODROOT (the root its lib/modules/KVER is under:
 # / for an installed kernel, an unpacked image otherwise), RPCRDMA_OURS
-# (path to our rpcrdma.ko for KVER), RPCRDMA_CM and RPCRDMA_CALL (paths
-# to rpcrdma-cm and rpcrdma-call),
+# (path to our rpcrdma.ko for KVER), RPCRDMA_CM, RPCRDMA_CALL and
+# RPCRDMA_SERVE (paths to rpcrdma-cm, rpcrdma-call and rpcrdma-serve),
 # DEBS (download cache for the nfs-utils .debs), SIW_KO (siw.ko for
 # KVER, optional: with it, the siw provider of rdma-core goes in too). GUEST_ARCH=arm64 builds
 # it for an arm64 guest: every program and library then comes from
@@ -24,7 +24,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 OUT=$1
-: "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}" "${RPCRDMA_CALL:?}" "${DEBS:?}"
+: "${KVER:?}" "${RPCRDMA_OURS:?}" "${RPCRDMA_CM:?}" "${RPCRDMA_CALL:?}" "${RPCRDMA_SERVE:?}" "${DEBS:?}"
 SIW_KO=${SIW_KO:-}
 MODROOT=${MODROOT:-/}
 MODDIR=${MODROOT%/}/lib/modules/$KVER
@@ -196,6 +196,7 @@ install_programs() {
 	copy_bin "$(sys /usr/bin/ibv_devices)" usr/bin
 	copy_bin "$RPCRDMA_CM" usr/bin
 	copy_bin "$RPCRDMA_CALL" usr/bin
+	copy_bin "$RPCRDMA_SERVE" usr/bin
 	copy_bin "$(X /sbin/mount.nfs)" sbin
 	for b in umount.nfs mount.nfs4 umount.nfs4; do
 		ln -sf mount.nfs "$ROOT/sbin/$b"

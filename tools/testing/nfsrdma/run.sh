@@ -45,15 +45,16 @@
 #   KVER_<K>, MODROOT_<K>, RPCRDMA_OURS_<K>  for each kernel K (6_12,
 #                   7_3, 6_12_arm64...): its release, the root of its
 #                   lib/modules, our rpcrdma.ko for it; RPCRDMA_CM,
-#                   RPCRDMA_CALL, and for arm64 guests ARM64_SYSROOT,
-#                   RPCRDMA_CM_arm64, RPCRDMA_CALL_arm64. scripts/lib-harness.sh
+#                   RPCRDMA_CALL, RPCRDMA_SERVE, and for arm64 guests
+#                   ARM64_SYSROOT, RPCRDMA_CM_arm64, RPCRDMA_CALL_arm64,
+#                   RPCRDMA_SERVE_arm64. scripts/lib-harness.sh
 #                   harness_env sets them all.
 
 set -euo pipefail
 shopt -s inherit_errexit
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-: "${RPCRDMA_CM:?}" "${RPCRDMA_CALL:?}"
+: "${RPCRDMA_CM:?}" "${RPCRDMA_CALL:?}" "${RPCRDMA_SERVE:?}"
 OUTDIR=${E2E_OUT:?}
 DEFAULT_KERNEL=${E2E_KERNEL:-6.12}
 SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-600}
@@ -97,8 +98,8 @@ builder_of() {
 	esac
 }
 
-# kernel_vars K: K_VER, K_ROOT, K_OURS, K_IMAGE, K_ARCH, K_CM and
-# K_CALL of kernel K (6.12, 7.3, 7.3-debug: the debug kernel of
+# kernel_vars K: K_VER, K_ROOT, K_OURS, K_IMAGE, K_ARCH, K_CM, K_CALL
+# and K_SERVE of kernel K (6.12, 7.3, 7.3-debug: the debug kernel of
 # scripts/debug-kernel.sh, whose own rpcrdma.ko has the series;
 # 6.12-fixes: 6.12, whose "ours" is the 6.12 series' stable fixes
 # alone; or 6.12-arm64, 7.3-arm64)
@@ -106,10 +107,11 @@ kernel_vars() {
 	local v=${1//[.-]/_} n
 	case "$1" in
 	6.12|6.12-fixes|7.3|7.3-debug)
-		K_ARCH=amd64 K_CM=$RPCRDMA_CM K_CALL=$RPCRDMA_CALL ;;
+		K_ARCH=amd64 K_CM=$RPCRDMA_CM K_CALL=$RPCRDMA_CALL K_SERVE=$RPCRDMA_SERVE ;;
 	6.12-arm64|7.3-arm64|6.12-arm64-16k|7.3-arm64-16k)
 		K_ARCH=arm64 K_CM=${RPCRDMA_CM_arm64:-} K_CALL=${RPCRDMA_CALL_arm64:-}
-		[ -n "${ARM64_SYSROOT:-}" ] && [ -x "$K_CM" ] && [ -x "$K_CALL" ] ||
+		K_SERVE=${RPCRDMA_SERVE_arm64:-}
+		[ -n "${ARM64_SYSROOT:-}" ] && [ -x "$K_CM" ] && [ -x "$K_CALL" ] && [ -x "$K_SERVE" ] ||
 			die "kernel $1: no arm64 user space or tools (make deps-arm64 tools-arm64)" ;;
 	*) die "unknown kernel '$1': use 6.12, 6.12-fixes, 7.3, 7.3-debug, or 6.12 or 7.3 with -arm64 or -arm64-16k" ;;
 	esac
@@ -137,7 +139,7 @@ base_initramfs() {
 	kernel_vars "$1"
 	key=$( {
 		echo "$K_VER"
-		sha256sum "$K_OURS" "$K_CM" "$K_CALL" "$HERE/initramfs.sh" \
+		sha256sum "$K_OURS" "$K_CM" "$K_CALL" "$K_SERVE" "$HERE/initramfs.sh" \
 			"${K_ROOT%/}/lib/modules/$K_VER/modules.dep" "$K_IMAGE"
 		sha256sum "$(dirname "$K_OURS")/nfsrdma_fragment.ko" 2>/dev/null || true
 		[ -z "$K_SIW" ] || sha256sum "$K_SIW"
@@ -149,7 +151,7 @@ base_initramfs() {
 		log "building the base initramfs of $1 ($base)"
 		rm -f "$OUTDIR/base-$1-"????????????????.cpio
 		KVER=$K_VER MODROOT=$K_ROOT RPCRDMA_OURS=$K_OURS DEBS=$OUTDIR/debs \
-			RPCRDMA_CM=$K_CM RPCRDMA_CALL=$K_CALL GUEST_ARCH=$K_ARCH SIW_KO=$K_SIW \
+			RPCRDMA_CM=$K_CM RPCRDMA_CALL=$K_CALL RPCRDMA_SERVE=$K_SERVE GUEST_ARCH=$K_ARCH SIW_KO=$K_SIW \
 			SYSROOT=${ARM64_SYSROOT:-} "$HERE/initramfs.sh" "$base" >&2
 	fi
 	echo "$base"

@@ -336,6 +336,44 @@ client_pdata() {
 		fail_scenario "rpcrdma-cm listen saw no connect request from the kernel client"
 }
 
+# serve_mount PORT MOUNT-OPTIONS SERVE-OPTIONS...: rpcrdma-serve --json on
+# PORT with SERVE-OPTIONS (its events in /tmp/serve.out), and the kernel
+# NFS client mounting it (vers=4.1 and MOUNT-OPTIONS). rpcrdma-serve
+# answers no Call with what a mount needs, so the mount fails; its exit
+# status is left in MOUNT_STATUS. Once it has failed, rpcrdma-serve is
+# stopped when every connection it accepted has closed (the client
+# tears the last one down with the failed mount's transport), or after
+# 30 s.
+serve_mount() {
+	local port=$1 mopts=$2 spid i=0 up down
+	shift 2
+	echo "+ rpcrdma-serve --json $port $*"
+	rpcrdma-serve --json "$port" "$@" >/tmp/serve.out 2>/tmp/serve.err &
+	spid=$!
+	listening /tmp/serve.out $spid
+	mkdir -p /mnt/serve
+	echo "+ mount.nfs $E2E_SERVER:/ /mnt/serve -o proto=rdma,port=$port,vers=4.1,$mopts"
+	mount.nfs "$E2E_SERVER:/" /mnt/serve -o "proto=rdma,port=$port,vers=4.1,$mopts" \
+		>/tmp/serve-mount.out 2>&1
+	MOUNT_STATUS=$?
+	echo "mount.nfs: status $MOUNT_STATUS: $(cat /tmp/serve-mount.out)"
+	! is_mounted /mnt/serve || umount -f /mnt/serve
+	while kill -0 $spid 2>/dev/null; do
+		up=$(grep -c '"event": "established"' /tmp/serve.out)
+		down=$(grep -c '"event": "closed"' /tmp/serve.out)
+		[ "$up" != "$down" ] && [ $i -lt 120 ] || break
+		i=$((i + 1))
+		sleep 0.25
+	done
+	kill -TERM $spid 2>/dev/null
+	wait $spid || fail_scenario "rpcrdma-serve exited with status $?: $(cat /tmp/serve.err)"
+}
+
+# bad_kernel_lines: how many lines of dmesg say the kernel found a bug
+bad_kernel_lines() {
+	dmesg | grep -cE 'WARNING:|BUG[: ]|Oops|KASAN|UBSAN|general protection|list_(add|del) corruption|refcount_t: |double free'
+}
+
 # mount_traced MOUNTPOINT [VERS]: nfs_mount VERS (default 4.1) with the
 # xprtrdma_inline_thresh tracepoint on; the first event it recorded (the
 # mount's negotiation) in $THRESH_EVENT
