@@ -4,8 +4,8 @@
 # module.sh COMMIT OUTDIR [KBUILD ARGS...]
 #
 # Build rpcrdma.ko from net/sunrpc/xprtrdma of COMMIT in $TREE (and
-# auth_rpcgss.ko from net/sunrpc/auth_gss, once the series changes it), out of
-# tree, against the base's Debian headers: 6.12's on the host, 7.3's
+# auth_rpcgss.ko from net/sunrpc/auth_gss, and the objects of sunrpc.ko
+# the series changes, once it changes them), out of tree, against the base's Debian headers: 6.12's on the host, 7.3's
 # (SERIES_BASE=mainline) in the trixie root of trixie-root.sh, with
 # OUTDIR mounted at /work-out and the build's paths printed as the
 # host's. The headers that the series
@@ -56,7 +56,7 @@ export_paths() {
 }
 
 main() {
-	local headers src ko changes
+	local headers src ko changes core hdrs
 	tgit rev-parse -q --verify "$COMMIT^{commit}" >/dev/null ||
 		die "no commit '$COMMIT' in $TREE"
 	mkdir -p "$OUTDIR"
@@ -98,6 +98,25 @@ main() {
 			die "no auth_rpcgss.ko was built"
 	fi
 
+	# A fix to sunrpc.ko's own code (6.12's svc_fill_write_vector()) is
+	# compiled too, object by object with the sunrpc headers, so that
+	# the series checks see it; there is no sunrpc.ko to load, as the
+	# guests load Debian's
+	mapfile -t core < <(tgit diff --name-only base "$COMMIT" -- net/sunrpc |
+		grep -E '^net/sunrpc/[^/]+\.c$')
+	if [ "${#core[@]}" -gt 0 ]; then
+		mapfile -t hdrs < <(tgit ls-tree --name-only "$COMMIT" net/sunrpc/ |
+			grep '\.h$')
+		export_paths "$OUTDIR/core" "${hdrs[@]}" "${core[@]}"
+		{
+			echo "obj-m := sunrpc-core-check.o"
+			printf 'sunrpc-core-check-y :='
+			printf ' %s' "${core[@]##*/}" | sed 's/\.c/.o/g'
+			echo
+		} >"$OUTDIR/core/net/sunrpc/Kbuild"
+		kbuild_objects core/net/sunrpc "$(printf '%s ' "${core[@]##*/}" | sed 's/\.c /.o /g')" "$@"
+	fi
+
 	# TEST_MODULES=1: the test-only modules of the end-to-end tests too
 	if [ "${TEST_MODULES:-0}" = 1 ]; then
 		mkdir -p "$OUTDIR/fragment"
@@ -106,6 +125,25 @@ main() {
 		[ -f "$OUTDIR/fragment/nfsrdma_fragment.ko" ] ||
 			die "no nfsrdma_fragment.ko was built"
 		ln -sf "$OUTDIR/fragment/nfsrdma_fragment.ko" "$OUTDIR/nfsrdma_fragment.ko"
+	fi
+}
+
+# kbuild_objects DIR "OBJECTS" [KBUILD ARGS...]: compile OBJECTS of
+# OUTDIR/DIR against the base's headers, without linking a module
+kbuild_objects() {
+	local dir=$1 objs=$2
+	shift 2
+	# shellcheck disable=SC2086 # OBJECTS is a list
+	if [ "$SERIES_BASE" = mainline ]; then
+		"$TOP/scripts/trixie-root.sh" run "$OUTDIR" \
+			make -s -C "$HDRS_7_3" M="/work-out/$dir" \
+			NOSTDINC_FLAGS="-nostdinc -I/work-out/include" \
+			"$@" $objs 2>&1 | sed "s|/work-out/|$OUTDIR/|g" ||
+			die "the build in the trixie root failed"
+	else
+		make -s -C "$HDRS_6_12" M="$OUTDIR/$dir" \
+			NOSTDINC_FLAGS="-nostdinc -I$OUTDIR/include" "$@" $objs ||
+			die "compiling $objs failed"
 	fi
 }
 

@@ -14,7 +14,8 @@
 # - server: nfsd wants 256 KiB and is restarted, then the server VM is
 #   fragmented; a new mount connects.
 # Each time that end advertises 131072 (so its Receive buffers hold
-# that much; a 6.12 server, whose buffer is one block, 8192), shows
+# that much; a 6.12 server, whose buffer takes the largest blocks, so
+# that its first 32 KiB are one, 8192), shows
 # both sizes in its tracepoint, and the connection
 # carries md5-checked I/O and is not lost; the dmesg line comes once.
 # (Memory short in total is not used: in a guest with nothing to
@@ -76,9 +77,10 @@ run sh -c "echo 4096 >$R/rdma_max_inline_read"
 expect_ge "client: dmesg lines on the shortfall" \
 	"$(dmesg | grep -c "rpcrdma: .*no device SGEs or memory for $size-octet Receive buffers, advertising $got")" 1
 
-# The server. 6.12's nfsd reads a WRITE's data from the head of the
-# Receive buffer only, so the 6.12 series makes that buffer one block
-# (up to 32 KiB): with no free block of 16 KiB, 8 KiB is what it holds.
+# The server. The 6.12 series gives nfsd's Receive buffers the largest
+# blocks, so that a Call's first 32 KiB are one (Debian's 6.12
+# sunrpc.ko reads a WRITE's data right only from the head): with no
+# free block of 16 KiB, 8 KiB is what a buffer can hold.
 case $E2E_SERVER_KERNEL in
 6.12*) got=8192 ;;
 esac

@@ -21,8 +21,9 @@ F=rpcrdma-call-write
 local_nfsd
 nfsd_end_grace
 # Calls of up to 64 KiB inline, whose Receive buffers take 4 KiB blocks
-# on rxe (up to 16 of them). soft-iWARP has 6 Receive SGEs, so there a
-# buffer of 24 KiB is the largest whose blocks are single pages
+# on rxe with 7.3 (up to 16 of them; 6.12's take 32 KiB blocks).
+# soft-iWARP has 6 Receive SGEs, so there a buffer of 24 KiB is the
+# largest whose blocks are single pages on 7.3
 max=65536
 [ "$E2E_RDMA" != siw ] || max=24576
 run sh -c "echo $max >$S/max_req_size"
