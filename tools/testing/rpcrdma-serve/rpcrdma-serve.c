@@ -323,6 +323,7 @@ struct call_info {
 	int		read_segs, write_chunks, reply_segs;
 	u64		reply_len;
 	bool		well_formed;
+	bool		short_header;	/* no XID to answer to */
 	const char	*problem;
 	/* the RPC message (RDMA_MSG only) */
 	bool		have_rpc;
@@ -341,19 +342,33 @@ static const char *bad(struct call_info *ci, const char *problem)
 	return problem;
 }
 
+/*
+ * An XDR optional-data discriminator (RFC 4506, Section 4.19): true for
+ * 1, false for 0, and anything else makes the Call malformed
+ */
+static bool present(struct xdr_in *x, struct call_info *ci)
+{
+	u32 v = get32(x);
+
+	if (v > 1)
+		bad(ci, "a list discriminator other than 0 or 1");
+	return v == 1;
+}
+
 /* The chunk lists of an RDMA_MSG or RDMA_NOMSG (RFC 8166, Section 4.3) */
 static void decode_chunks(struct xdr_in *x, struct call_info *ci)
 {
 	u32 n, i;
 
-	while (get32(x)) {		/* Read list: one segment per entry */
+	while (present(x, ci)) {	/* Read list: one segment per entry */
 		if (x->ended || ++ci->read_segs > 1024) {
 			bad(ci, "Read list runs past the message");
 			return;
 		}
 		skip(x, 5 * 4);		/* position, handle, length, offset */
 	}
-	while (get32(x)) {		/* Write list: a chunk per entry */
+	/* Write list: a chunk per entry */
+	while (ci->well_formed && present(x, ci)) {
 		if (x->ended || ++ci->write_chunks > 1024) {
 			bad(ci, "Write list runs past the message");
 			return;
@@ -365,7 +380,8 @@ static void decode_chunks(struct xdr_in *x, struct call_info *ci)
 		}
 		skip(x, (size_t)n * 4 * 4);
 	}
-	if (get32(x)) {			/* the Reply chunk, if any */
+	/* the Reply chunk, if any */
+	if (ci->well_formed && present(x, ci)) {
 		n = get32(x);
 		if (n > 1024) {
 			bad(ci, "Reply chunk of too many segments");
@@ -442,6 +458,7 @@ static void decode_call(const u8 *buf, size_t len, struct call_info *ci)
 	ci->credits = get32(&x);
 	ci->proc = get32(&x);
 	if (x.ended) {
+		ci->short_header = true;
 		bad(ci, "shorter than a transport header");
 		return;
 	}
@@ -728,6 +745,8 @@ static size_t build_answer(const struct server *s, const struct call_info *ci,
 	struct xdr_out x = { .p = buf, .end = buf + size };
 
 	*nfs_status = 0;
+	if (ci->short_header)
+		return 0;	/* no XID to answer to */
 	if (ci->vers != RPCRDMA_VERSION || (misbehave && s->sa.mb == MB_ERROR)) {
 		u32 err = ci->vers != RPCRDMA_VERSION ? ERR_VERS : s->sa.error;
 
@@ -840,8 +859,10 @@ static void handle_call(struct server *s, struct conn *c, int slot,
 	len = build_answer(s, &ci, misbehave, answer, sizeof(answer), &what,
 			   &nfs_status);
 	rc = post_recv(s, c, slot);
-	if (rc)
+	if (rc) {
 		local_failure("ibv_post_recv", rc);
+		return;
+	}
 	if (!len)
 		return;
 	if (len > c->peer_recv || len > s->out.local.send_size) {
@@ -855,7 +876,7 @@ static void handle_call(struct server *s, struct conn *c, int slot,
 		rc = post_send(c, answer, len);
 	if (rc) {
 		local_failure("ibv_post_send", rc);
-		copies = i - 1;
+		copies = i - 1;		/* the one that failed was not sent */
 	}
 	out_conn(&r, "answer", c);
 	out_fmt(&r, "xid", "0x%08" PRIx32, ci.xid);
