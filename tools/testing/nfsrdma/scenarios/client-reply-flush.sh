@@ -32,19 +32,30 @@ KP=rpcrdma_serve/rep_create
 echo "-:$KP" >>$T/kprobe_events 2>/dev/null
 echo "p:$KP rpcrdma:rpcrdma_rep_create" >>$T/kprobe_events ||
 	skip "a kprobe on rpcrdma_rep_create (CONFIG_KPROBE_EVENTS)"
-echo 1 >$T/events/$KP/enable || fail_scenario "cannot enable the kprobe $KP"
+[ -e $T/events/$KP/enable ] || fail_scenario "no kprobe event $KP"
 for e in xprtrdma_connect xprtrdma_reply xprtrdma_wc_li_done xprtrdma_post_linv_err; do
 	echo 1 >$T/events/rpcrdma/$e/enable || fail_scenario "no rpcrdma:$e tracepoint"
 done
 echo 8192 >$T/buffer_size_kb
-echo >$T/trace
 bad0=$(bad_kernel_lines)
 
-serve_mount $port soft,timeo=600,retrans=2,retry=0 \
-	--send 1K --break-after-reply --times $cycles --compound delay --timeout 300
-echo 0 >$T/events/$KP/enable
-grep -v '"event": "connect-request"' /tmp/serve.out
-[ "$MOUNT_STATUS" != 0 ] || fail_scenario "the mount succeeded against a server that answers no Call with what it needs"
+# Whether a LocalInv is still pending when the QP breaks is a race the
+# client mostly wins (on 7.3 over soft-RoCE, 1 to 3 Replies of 20 are
+# dropped): a mount of 20 cycles is tried up to 5 times, until one
+# drops a Reply, and that mount is the one checked
+for round in 1 2 3 4 5; do
+	echo >$T/trace
+	echo 1 >$T/events/$KP/enable
+	serve_mount $port soft,timeo=600,retrans=2,retry=0 \
+		--send 1K --break-after-reply --times $cycles --compound delay --timeout 300
+	echo 0 >$T/events/$KP/enable
+	grep -v '"event": "connect-request"' /tmp/serve.out
+	[ "$MOUNT_STATUS" != 0 ] || fail_scenario "the mount succeeded against a server that answers no Call with what it needs"
+	dropped=$(($(grep 'xprtrdma_wc_li_done:' $T/trace | grep -vc 'status=SUCCESS') +
+		   $(grep -c 'xprtrdma_post_linv_err:' $T/trace)))
+	echo "mount $round: $dropped Replies dropped"
+	[ "$dropped" = 0 ] || break
+done
 
 # The server: every answer followed by its oversized Send (the
 # disconnect event comes only when the client has not closed the
