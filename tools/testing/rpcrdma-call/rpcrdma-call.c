@@ -37,6 +37,7 @@ const char *prog_name = PROG;
 #define READ_CHUNK_LEN		4	/* octets in each of them: one XDR word */
 #define READ_CHUNK_FILL		0x5a	/* what they hold */
 #define INLINE_PAD_MAX		262144	/* --inline-pad: RFC 8797's largest size */
+#define READ_SKEW_MAX		65536	/* --read-skew */
 #define WRITE_MAX		262144	/* --write: RFC 8797's largest size */
 #define LOOKUPS_MAX		23	/* --lookups: nfsd takes 50 operations */
 #define WRITE_FILE		"rpcrdma-call-write"	/* what --proc write writes */
@@ -61,6 +62,7 @@ enum {
 	OPT_RDMA_VERSION,
 	OPT_RDMA_PROC,
 	OPT_PZRC,
+	OPT_READ_SKEW,
 };
 
 struct call_args {
@@ -78,6 +80,7 @@ struct call_args {
 	long long	rdma_version;	/* the first call's rdma_vers, -1: 1 */
 	long long	rdma_proc;	/* its rdma_proc, -1: RDMA_MSG */
 	bool		pzrc;		/* it goes in a position-zero chunk */
+	u32		read_skew;	/* octets added to each Read position */
 };
 
 /* --rdma-version, --rdma-proc: any XDR unsigned int */
@@ -155,6 +158,12 @@ static void call_option(const char *cmd, int opt, const char *arg, void *priv)
 	case OPT_PZRC:
 		ca->pzrc = true;
 		break;
+	case OPT_READ_SKEW:
+		ca->read_skew = parse_size("--read-skew", arg);
+		if (!ca->read_skew || ca->read_skew > READ_SKEW_MAX)
+			cmd_error(cmd, "--read-skew '%s': expected 1..%d octets",
+				  arg, READ_SKEW_MAX);
+		break;
 	case OPT_REPLY_CHUNK:
 		ca->reply_chunk = parse_count("--reply-chunk", arg);
 		if (ca->reply_chunk < 1 || ca->reply_chunk > REPLY_CHUNK_SEGS_MAX)
@@ -179,6 +188,7 @@ static const struct option call_table[] = {
 	{ "rdma-version",	required_argument,	NULL, OPT_RDMA_VERSION },
 	{ "rdma-proc",		required_argument,	NULL, OPT_RDMA_PROC },
 	{ "pzrc",		no_argument,		NULL, OPT_PZRC },
+	{ "read-skew",		required_argument,	NULL, OPT_READ_SKEW },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -196,7 +206,7 @@ static const char usage_text[] =
 "  [--then-null] [--post-size BYTES] [--reply-chunk SEGMENTS]\n"
 "  [--read-chunks N] [--inline-pad BYTES] [--write BYTES]\n"
 "  [--lookups N] [--write-copy FILE] [--rdma-version N] [--rdma-proc N]\n"
-"  [--pzrc] [--timeout SECONDS]\n"
+"  [--pzrc] [--read-skew BYTES] [--timeout SECONDS]\n"
 "      Act as a minimal RPC-over-RDMA version 1 client (RFC 8166): connect\n"
 "      as probe does, post Receive buffers of exactly our Receive Size,\n"
 "      send one RPC inline in an RDMA_MSG without chunks, and report\n"
@@ -243,6 +253,9 @@ static const char usage_text[] =
 "      message is in a Read chunk at position zero (RFC 8166, Section\n"
 "      3.5.3), one segment in memory the server may RDMA Read; needs\n"
 "      --no-remote-invalidate or --none, as --reply-chunk.\n"
+"      --read-skew: add BYTES (1..65536) to each Read chunk's position,\n"
+"      leaving a gap in the XDR stream (or, not a multiple of 4, a\n"
+"      misaligned position), which a server must refuse.\n"
 "      Default timeout: 10 seconds per step and per call.\n"
 "\n"
 "Options:\n"
@@ -261,7 +274,7 @@ static const char usage_text[] =
 "  sent, reply, recv_error, send_error, disconnected or not_sent.\n"
 "  Every call event has call (readdir, create, null) and xid.\n"
 "             sent: send_len reply_size [reply_chunk_segments]\n"
-"             [create_name] [read_chunks inline_pad]\n"
+"             [create_name] [read_chunks inline_pad [read_skew]]\n"
 "             [write_size lookups data_offset] [rdma_version rdma_proc]\n"
 "             [pzrc_len].\n"
 "             reply: posted_size byte_len with_invalidate [invalidated_rkey]\n"
@@ -476,6 +489,7 @@ struct read_chunks {
 	u64	addr;
 	int	count;
 	u32	pad;
+	u32	skew;	/* --read-skew: added to each position */
 };
 
 /*
@@ -541,7 +555,7 @@ static void put_read_list(struct xdr_out *x, const struct read_chunks *rd,
 		u64 addr = rd->addr + (u64)i * READ_CHUNK_LEN;
 
 		put32(x, 1);	/* a Read segment follows */
-		put32(x, rpc_len + i * READ_CHUNK_LEN);
+		put32(x, rpc_len + i * READ_CHUNK_LEN + rd->skew);
 		put32(x, rd->rkey);
 		put32(x, READ_CHUNK_LEN);
 		put32(x, (u32)(addr >> 32));
@@ -1363,6 +1377,8 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 	if (!n && (c->rdchunks.count || c->rdchunks.pad)) {
 		out_num(&fs, "read_chunks", c->rdchunks.count);
 		out_num(&fs, "inline_pad", c->rdchunks.pad);
+		if (c->rdchunks.skew)
+			out_num(&fs, "read_skew", c->rdchunks.skew);
 	}
 	if (!n && (c->first.vers != RPCRDMA_VERSION ||
 		   c->first.proc != RDMA_MSG)) {
@@ -1463,7 +1479,7 @@ static int cmd_call(int argc, char **argv)
 				       OPT_READ_CHUNKS, OPT_INLINE_PAD,
 				       OPT_WRITE, OPT_LOOKUPS, OPT_WRITE_COPY,
 				       OPT_RDMA_VERSION, OPT_RDMA_PROC, OPT_PZRC,
-				       0 };
+				       OPT_READ_SKEW, 0 };
 	const struct call_desc *calls[CALLS_MAX];
 	struct caller *c;
 	struct pdata_out out;
@@ -1507,6 +1523,8 @@ static int cmd_call(int argc, char **argv)
 		usage_error("--read-chunks needs --no-remote-invalidate (or --none): "
 			    "the chunks are a plain memory region, which a Send With "
 			    "Invalidate cannot invalidate");
+	if (ca.read_skew && !ca.read_chunks)
+		usage_error("--read-skew applies to --read-chunks only");
 	if (ca.pzrc && (ca.read_chunks || ca.inline_pad))
 		usage_error("--pzrc goes without --read-chunks and --inline-pad");
 	if (ca.pzrc && !a.none && !a.raw && !a.no_remote_inv)
@@ -1524,6 +1542,7 @@ static int cmd_call(int argc, char **argv)
 	c->rchunk.segs = ca.reply_chunk;
 	c->rdchunks.count = ca.read_chunks;
 	c->rdchunks.pad = ca.inline_pad;
+	c->rdchunks.skew = ca.read_skew;
 	c->first.pzrc = ca.pzrc;
 	c->first.vers = ca.rdma_version >= 0 ? (u32)ca.rdma_version :
 			RPCRDMA_VERSION;
