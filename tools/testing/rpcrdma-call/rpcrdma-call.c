@@ -34,7 +34,8 @@ const char *prog_name = PROG;
 #define REPLY_CHUNK_SEG_LEN	512	/* octets in each of its segments */
 #define REPLY_CHUNK_FILL	0xa5	/* what its memory holds before a call */
 #define READ_CHUNKS_MAX		16	/* --read-chunks */
-#define READ_CHUNK_LEN		4	/* octets in each of them: one XDR word */
+#define READ_CHUNK_LEN		4	/* octets in each of them, by default */
+#define READ_CHUNK_LEN_MAX	64	/* --read-chunk-len */
 #define READ_CHUNK_FILL		0x5a	/* what they hold */
 #define INLINE_PAD_MAX		262144	/* --inline-pad: RFC 8797's largest size */
 #define READ_SKEW_MAX		65536	/* --read-skew */
@@ -63,6 +64,7 @@ enum {
 	OPT_RDMA_PROC,
 	OPT_PZRC,
 	OPT_READ_SKEW,
+	OPT_READ_CHUNK_LEN,
 };
 
 struct call_args {
@@ -80,7 +82,8 @@ struct call_args {
 	long long	rdma_version;	/* the first call's rdma_vers, -1: 1 */
 	long long	rdma_proc;	/* its rdma_proc, -1: RDMA_MSG */
 	bool		pzrc;		/* it goes in a position-zero chunk */
-	u32		read_skew;	/* octets added to each Read position */
+	int		read_skew;	/* octets added to the last Read position */
+	u32		read_chunk_len;	/* octets in each Read chunk, 0: 4 */
 };
 
 /* --rdma-version, --rdma-proc: any XDR unsigned int */
@@ -158,11 +161,24 @@ static void call_option(const char *cmd, int opt, const char *arg, void *priv)
 	case OPT_PZRC:
 		ca->pzrc = true;
 		break;
-	case OPT_READ_SKEW:
-		ca->read_skew = parse_size("--read-skew", arg);
-		if (!ca->read_skew || ca->read_skew > READ_SKEW_MAX)
-			cmd_error(cmd, "--read-skew '%s': expected 1..%d octets",
-				  arg, READ_SKEW_MAX);
+	case OPT_READ_SKEW: {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || !v || v > READ_SKEW_MAX ||
+		    v < -READ_SKEW_MAX)
+			cmd_error(cmd, "--read-skew '%s': expected -%d..%d octets, not 0",
+				  arg, READ_SKEW_MAX, READ_SKEW_MAX);
+		ca->read_skew = (int)v;
+		break;
+	}
+	case OPT_READ_CHUNK_LEN:
+		ca->read_chunk_len = parse_size("--read-chunk-len", arg);
+		if (!ca->read_chunk_len || ca->read_chunk_len > READ_CHUNK_LEN_MAX)
+			cmd_error(cmd, "--read-chunk-len '%s': expected 1..%d octets",
+				  arg, READ_CHUNK_LEN_MAX);
 		break;
 	case OPT_REPLY_CHUNK:
 		ca->reply_chunk = parse_count("--reply-chunk", arg);
@@ -189,6 +205,7 @@ static const struct option call_table[] = {
 	{ "rdma-proc",		required_argument,	NULL, OPT_RDMA_PROC },
 	{ "pzrc",		no_argument,		NULL, OPT_PZRC },
 	{ "read-skew",		required_argument,	NULL, OPT_READ_SKEW },
+	{ "read-chunk-len",	required_argument,	NULL, OPT_READ_CHUNK_LEN },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -206,7 +223,8 @@ static const char usage_text[] =
 "  [--then-null] [--post-size BYTES] [--reply-chunk SEGMENTS]\n"
 "  [--read-chunks N] [--inline-pad BYTES] [--write BYTES]\n"
 "  [--lookups N] [--write-copy FILE] [--rdma-version N] [--rdma-proc N]\n"
-"  [--pzrc] [--read-skew BYTES] [--timeout SECONDS]\n"
+"  [--pzrc] [--read-skew BYTES] [--read-chunk-len BYTES]\n"
+"  [--timeout SECONDS]\n"
 "      Act as a minimal RPC-over-RDMA version 1 client (RFC 8166): connect\n"
 "      as probe does, post Receive buffers of exactly our Receive Size,\n"
 "      send one RPC inline in an RDMA_MSG without chunks, and report\n"
@@ -253,9 +271,11 @@ static const char usage_text[] =
 "      message is in a Read chunk at position zero (RFC 8166, Section\n"
 "      3.5.3), one segment in memory the server may RDMA Read; needs\n"
 "      --no-remote-invalidate or --none, as --reply-chunk.\n"
-"      --read-skew: add BYTES (1..65536) to each Read chunk's position,\n"
-"      leaving a gap in the XDR stream (or, not a multiple of 4, a\n"
-"      misaligned position), which a server must refuse.\n"
+"      --read-skew: add BYTES (-65536..65536, not 0) to the last Read\n"
+"      chunk's position: a gap in the XDR stream, an overlap with the\n"
+"      chunk before, or a misaligned position, which a server must\n"
+"      refuse. --read-chunk-len: BYTES (1..64, default 4) in each Read\n"
+"      chunk; the next one's position counts its XDR roundup.\n"
 "      Default timeout: 10 seconds per step and per call.\n"
 "\n"
 "Options:\n"
@@ -274,7 +294,8 @@ static const char usage_text[] =
 "  sent, reply, recv_error, send_error, disconnected or not_sent.\n"
 "  Every call event has call (readdir, create, null) and xid.\n"
 "             sent: send_len reply_size [reply_chunk_segments]\n"
-"             [create_name] [read_chunks inline_pad [read_skew]]\n"
+"             [create_name] [read_chunks inline_pad read_chunk_len\n"
+"             [read_skew]]\n"
 "             [write_size lookups data_offset] [rdma_version rdma_proc]\n"
 "             [pzrc_len].\n"
 "             reply: posted_size byte_len with_invalidate [invalidated_rkey]\n"
@@ -489,7 +510,8 @@ struct read_chunks {
 	u64	addr;
 	int	count;
 	u32	pad;
-	u32	skew;	/* --read-skew: added to each position */
+	int	skew;	/* --read-skew: added to the last position */
+	u32	len;	/* --read-chunk-len: octets in each chunk */
 };
 
 /*
@@ -541,9 +563,10 @@ static void create_name(char *name, size_t size, u32 xid)
 
 /*
  * The Read list of @rd for a call whose inline RPC message is @rpc_len
- * octets long: chunk i sits at XDR position @rpc_len + i * READ_CHUNK_LEN
- * (RFC 8166, Section 3.4: the position counts the data items before
- * it; each is one XDR word, so none needs a roundup), a chunk of one
+ * octets long: chunk i, of @rd->len octets, sits at XDR position
+ * @rpc_len + i * the XDR roundup of @rd->len (RFC 8166, Section 3.4:
+ * the position counts the data items before it, each rounded up to
+ * XDR's four octets), the last moved by @rd->skew; a chunk of one
  * segment each
  */
 static void put_read_list(struct xdr_out *x, const struct read_chunks *rd,
@@ -552,12 +575,16 @@ static void put_read_list(struct xdr_out *x, const struct read_chunks *rd,
 	int i;
 
 	for (i = 0; i < rd->count; i++) {
-		u64 addr = rd->addr + (u64)i * READ_CHUNK_LEN;
+		u32 step = (rd->len + 3) & ~3U;
+		u64 addr = rd->addr + (u64)i * step;
+		u32 pos = rpc_len + i * step;
 
+		if (i == rd->count - 1)
+			pos += rd->skew;
 		put32(x, 1);	/* a Read segment follows */
-		put32(x, rpc_len + i * READ_CHUNK_LEN + rd->skew);
+		put32(x, pos);
 		put32(x, rd->rkey);
-		put32(x, READ_CHUNK_LEN);
+		put32(x, rd->len);
 		put32(x, (u32)(addr >> 32));
 		put32(x, (u32)addr);
 	}
@@ -1117,7 +1144,7 @@ static int caller_setup(struct caller *c)
 	if (!c->send_mr)
 		return local_failure("ibv_reg_mr", errno);
 	if (c->rdchunks.count) {
-		size_t size = (size_t)c->rdchunks.count * READ_CHUNK_LEN;
+		size_t size = (size_t)c->rdchunks.count * ((c->rdchunks.len + 3) & ~3U);
 
 		c->read_buf = malloc(size);
 		if (!c->read_buf)
@@ -1377,8 +1404,9 @@ static int call_one(struct caller *c, int n, const struct call_desc *cd,
 	if (!n && (c->rdchunks.count || c->rdchunks.pad)) {
 		out_num(&fs, "read_chunks", c->rdchunks.count);
 		out_num(&fs, "inline_pad", c->rdchunks.pad);
+		out_num(&fs, "read_chunk_len", c->rdchunks.len);
 		if (c->rdchunks.skew)
-			out_num(&fs, "read_skew", c->rdchunks.skew);
+			out_int(&fs, "read_skew", c->rdchunks.skew);
 	}
 	if (!n && (c->first.vers != RPCRDMA_VERSION ||
 		   c->first.proc != RDMA_MSG)) {
@@ -1479,7 +1507,7 @@ static int cmd_call(int argc, char **argv)
 				       OPT_READ_CHUNKS, OPT_INLINE_PAD,
 				       OPT_WRITE, OPT_LOOKUPS, OPT_WRITE_COPY,
 				       OPT_RDMA_VERSION, OPT_RDMA_PROC, OPT_PZRC,
-				       OPT_READ_SKEW, 0 };
+				       OPT_READ_SKEW, OPT_READ_CHUNK_LEN, 0 };
 	const struct call_desc *calls[CALLS_MAX];
 	struct caller *c;
 	struct pdata_out out;
@@ -1523,8 +1551,8 @@ static int cmd_call(int argc, char **argv)
 		usage_error("--read-chunks needs --no-remote-invalidate (or --none): "
 			    "the chunks are a plain memory region, which a Send With "
 			    "Invalidate cannot invalidate");
-	if (ca.read_skew && !ca.read_chunks)
-		usage_error("--read-skew applies to --read-chunks only");
+	if ((ca.read_skew || ca.read_chunk_len) && !ca.read_chunks)
+		usage_error("--read-skew and --read-chunk-len apply to --read-chunks only");
 	if (ca.pzrc && (ca.read_chunks || ca.inline_pad))
 		usage_error("--pzrc goes without --read-chunks and --inline-pad");
 	if (ca.pzrc && !a.none && !a.raw && !a.no_remote_inv)
@@ -1543,6 +1571,7 @@ static int cmd_call(int argc, char **argv)
 	c->rdchunks.count = ca.read_chunks;
 	c->rdchunks.pad = ca.inline_pad;
 	c->rdchunks.skew = ca.read_skew;
+	c->rdchunks.len = ca.read_chunk_len ? ca.read_chunk_len : READ_CHUNK_LEN;
 	c->first.pzrc = ca.pzrc;
 	c->first.vers = ca.rdma_version >= 0 ? (u32)ca.rdma_version :
 			RPCRDMA_VERSION;

@@ -56,10 +56,14 @@ expect_exit "--rdma-version over 32 bits" 2 "--rdma-version '4294967296': expect
 	-- 192.0.2.1 --proc null --rdma-version 4294967296
 expect_exit "--rdma-proc not a number" 2 "--rdma-proc 'x': expected 0..4294967295" \
 	-- 192.0.2.1 --proc null --rdma-proc x
-expect_exit "--read-skew without --read-chunks" 2 'applies to --read-chunks only' \
+expect_exit "--read-skew without --read-chunks" 2 'apply to --read-chunks only' \
 	-- 192.0.2.1 --proc null --none --read-skew 4
-expect_exit "--read-skew 0" 2 "--read-skew '0': expected 1..65536 octets" \
+expect_exit "--read-skew 0" 2 "--read-skew '0': expected -65536..65536 octets, not 0" \
 	-- 192.0.2.1 --proc null --none --read-chunks 1 --read-skew 0
+expect_exit "--read-skew over 64 KiB" 2 "--read-skew '65537': expected -65536..65536 octets, not 0" \
+	-- 192.0.2.1 --proc null --none --read-chunks 1 --read-skew 65537
+expect_exit "--read-chunk-len over 64" 2 "--read-chunk-len '65': expected 1..64 octets" \
+	-- 192.0.2.1 --proc null --none --read-chunks 1 --read-chunk-len 65
 expect_exit "--pzrc with --read-chunks" 2 'goes without --read-chunks' \
 	-- 192.0.2.1 --proc null --none --pzrc --read-chunks 1
 expect_exit "--pzrc with R set" 2 '--pzrc needs --no-remote-invalidate' \
