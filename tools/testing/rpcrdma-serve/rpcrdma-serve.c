@@ -38,6 +38,7 @@ const char *prog_name = PROG;
 #define SEND_SLOTS		16	/* Sends in flight per connection */
 #define SEND_SLOT_SIZE		512	/* room for the largest answer we build */
 #define CREDITS_DEFAULT		32	/* --credits */
+#define AFTER_MAX		1000	/* --after */
 #define CREDITS_MAX		RECV_SLOTS
 #define XID_HISTORY		1024	/* XIDs remembered, to tell retransmissions */
 #define NFS4_TAG_MAX		64	/* a COMPOUND's tag we echo */
@@ -48,6 +49,7 @@ enum {
 	OPT_DISCONNECT_AFTER_REPLY,
 	OPT_BREAK_AFTER_REPLY,
 	OPT_TIMES,
+	OPT_AFTER,
 	OPT_COMPOUND,
 	OPT_ERROR,
 	OPT_CREDITS,
@@ -65,6 +67,7 @@ enum misbehaviour {
 struct serve_args {
 	enum misbehaviour	mb;
 	int			times;		/* -1: every Call */
+	int			after;		/* Calls answered plainly first */
 	u32			compound;	/* NFSv4 status, 0: PROC_UNAVAIL */
 	u32			error;		/* ERR_VERS or ERR_CHUNK */
 	u32			credits;
@@ -133,6 +136,11 @@ static void serve_option(const char *cmd, int opt, const char *arg, void *priv)
 		if (!sa->times)
 			cmd_error(cmd, "--times must be at least 1");
 		return;
+	case OPT_AFTER:
+		sa->after = parse_count("--after", arg);
+		if (sa->after < 0 || sa->after > AFTER_MAX)
+			cmd_error(cmd, "--after '%s': expected 0..%d", arg, AFTER_MAX);
+		return;
 	case OPT_CREDITS:
 		sa->credits = parse_count("--credits", arg);
 		if (sa->credits < 1 || sa->credits > CREDITS_MAX)
@@ -163,6 +171,7 @@ static const struct option serve_table[] = {
 	{ "disconnect-after-reply", no_argument,	NULL, OPT_DISCONNECT_AFTER_REPLY },
 	{ "break-after-reply",	no_argument,		NULL, OPT_BREAK_AFTER_REPLY },
 	{ "times",		required_argument,	NULL, OPT_TIMES },
+	{ "after",		required_argument,	NULL, OPT_AFTER },
 	{ "compound",		required_argument,	NULL, OPT_COMPOUND },
 	{ "error",		required_argument,	NULL, OPT_ERROR },
 	{ "credits",		required_argument,	NULL, OPT_CREDITS },
@@ -179,7 +188,7 @@ static const char usage_text[] =
 "\n"
 "  [PORT] [--send BYTES] [--recv BYTES] [--none | --raw HEX]\n"
 "  [--twice | --disconnect-after-reply | --break-after-reply |\n"
-"   --error vers|chunk] [--times N]\n"
+"   --error vers|chunk] [--times N] [--after N]\n"
 "  [--compound STATUS] [--credits N] [--count N] [--timeout SECONDS]\n"
 "      Act as a minimal RPC-over-RDMA version 1 server (RFC 8166) on PORT\n"
 "      (default 20049): accept every client with our Private Data (R\n"
@@ -190,7 +199,8 @@ static const char usage_text[] =
 "      A Call's Reply chunk is never written: RFC 8166 lets a server\n"
 "      answer inline whenever the Reply fits.\n"
 "      For the Calls that carry a Reply chunk, the first --times N (all\n"
-"      by default):\n"
+"      by default) after the first --after N (default 0), which are\n"
+"      answered as usual (with --compound's status, if given):\n"
 "      --twice: send the same answer twice, back to back;\n"
 "      --disconnect-after-reply: disconnect once the answer's Send has\n"
 "      completed (the client learns it from the CM, later);\n"
@@ -507,6 +517,7 @@ struct server {
 	u32				recv_size;	/* of our Receives */
 	int				accepted, ended;
 	int				misbehaved;	/* Calls acted on */
+	int				chunked;	/* Calls with a Reply chunk */
 	u32				xids[XID_HISTORY];
 	unsigned int			nxids;
 	bool				dead;
@@ -735,11 +746,13 @@ static void put_rdma_header(struct xdr_out *x, const struct server *s,
 }
 
 /*
- * Build the answer to @ci in @buf. Returns its length, 0 if the Call
+ * Build the answer to @ci in @buf: as asked when @misbehave, or with
+ * --compound's status when @misbehave or @early (one of the first
+ * --after Calls with a Reply chunk). Returns its length, 0 if the Call
  * gets none; *@what names it for the answer event.
  */
 static size_t build_answer(const struct server *s, const struct call_info *ci,
-			   bool misbehave, u8 *buf, size_t size,
+			   bool misbehave, bool early, u8 *buf, size_t size,
 			   const char **what, u32 *nfs_status)
 {
 	struct xdr_out x = { .p = buf, .end = buf + size };
@@ -774,7 +787,8 @@ static size_t build_answer(const struct server *s, const struct call_info *ci,
 	if (ci->rpc_proc == 0) {
 		put32(&x, SUCCESS);	/* a NULL's results are void */
 		*what = "SUCCESS";
-	} else if (misbehave && s->sa.compound && ci->have_compound) {
+	} else if ((misbehave || early) && s->sa.compound &&
+		   ci->have_compound) {
 		put32(&x, SUCCESS);
 		put32(&x, s->sa.compound);	/* COMPOUND4res: status */
 		put_opaque(&x, ci->tag, ci->tag_len);
@@ -843,7 +857,7 @@ static void handle_call(struct server *s, struct conn *c, int slot,
 	u8 answer[SEND_SLOT_SIZE];
 	struct call_info ci;
 	const char *what = NULL;
-	bool misbehave, retrans;
+	bool misbehave, early, retrans;
 	int copies, i, rc = 0;
 	u32 nfs_status;
 	struct out_rec r;
@@ -853,11 +867,14 @@ static void handle_call(struct server *s, struct conn *c, int slot,
 	retrans = seen_xid(s, ci.xid);
 	report_call(c, &ci, byte_len, retrans);
 
-	misbehave = ci.well_formed && ci.reply_segs > 0 &&
+	early = false;
+	if (ci.well_formed && ci.reply_segs > 0)
+		early = s->chunked++ < s->sa.after;
+	misbehave = ci.well_formed && ci.reply_segs > 0 && !early &&
 		    s->sa.mb != MB_NONE &&
 		    (s->sa.times < 0 || s->misbehaved < s->sa.times);
-	len = build_answer(s, &ci, misbehave, answer, sizeof(answer), &what,
-			   &nfs_status);
+	len = build_answer(s, &ci, misbehave, early, answer, sizeof(answer),
+			   &what, &nfs_status);
 	rc = post_recv(s, c, slot);
 	if (rc) {
 		local_failure("ibv_post_recv", rc);
@@ -1133,7 +1150,7 @@ int main(int argc, char **argv)
 				       OPT_NO_REMOTE_INV, OPT_NONE, OPT_RAW,
 				       OPT_TIMEOUT, OPT_COUNT, OPT_TWICE,
 				       OPT_DISCONNECT_AFTER_REPLY, OPT_BREAK_AFTER_REPLY,
-				       OPT_TIMES,
+				       OPT_TIMES, OPT_AFTER,
 				       OPT_COMPOUND, OPT_ERROR, OPT_CREDITS, 0 };
 	struct server *s;
 	struct cmd_args a;
@@ -1159,6 +1176,8 @@ int main(int argc, char **argv)
 		usage_error("--timeout must be at least 1 second");
 	if (s->sa.times > 0 && s->sa.mb == MB_NONE)
 		usage_error("--times applies to --twice, --disconnect-after-reply, --break-after-reply and --error");
+	if (s->sa.after && s->sa.mb == MB_NONE)
+		usage_error("--after applies to --twice, --disconnect-after-reply, --break-after-reply and --error");
 	if (s->sa.compound && s->sa.mb == MB_NONE)
 		usage_error("--compound applies to --twice, --disconnect-after-reply and --break-after-reply");
 	if (s->sa.compound && s->sa.mb == MB_ERROR)

@@ -27,6 +27,8 @@ expect_exit "--error of no such kind" 2 "--error 'len': expected vers or chunk" 
 expect_exit "--times 0" 2 '--times must be at least 1' -- --twice --times 0
 expect_exit "--times not a number" 2 'expected a whole number' -- --twice --times few
 expect_exit "--times alone" 2 '--times applies to --twice' -- --times 3
+expect_exit "--after over 1000" 2 "--after '1001': expected 0..1000" -- --twice --after 1001
+expect_exit "--after alone" 2 '--after applies to --twice' -- --after 1
 expect_exit "--compound alone" 2 '--compound applies to --twice, --disconnect-after-reply and --break-after-reply' \
 	-- --compound delay
 expect_exit "--compound with --error" 2 '--compound and --error exclude each other' \

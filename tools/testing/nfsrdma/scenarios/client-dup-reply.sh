@@ -4,10 +4,16 @@
 # kernel NFS client mounts rpcrdma-serve, which advertises a 1 KiB Send
 # Size and clears R: the client then offers a Reply chunk with
 # EXCHANGE_ID, whose largest reply exceeds 1 KiB, and must LocalInv its
-# MRs before the RPC completes. rpcrdma-serve answers the first three
-# EXCHANGE_IDs twice, back to back, with NFS4ERR_DELAY (so the client
-# tries again with a new Call on the same connection), and the fourth
-# once with PROC_UNAVAIL, which ends the mount. The client must take
+# MRs before the RPC completes. rpcrdma-serve answers the first
+# EXCHANGE_ID once, and the next three twice, back to back, all with
+# NFS4ERR_DELAY (so the client tries again with a new Call on the same
+# connection a second later), and the fifth once with PROC_UNAVAIL,
+# which ends the mount. A second answer is a Send the Call's credit did
+# not pay for: it lands only in a spare Receive, and the Linux client
+# asks for no RNR retry, so its posting one late would end the
+# connection, by the server's fault. The client posts Receives for the
+# server's 32 credits once the first Reply has granted them, from a
+# work item; that is why the first EXCHANGE_ID is answered only once. The client must take
 # the first answer of each Call and drop the second: the second either
 # finds the first still waiting for its LocalInv (rpcrdma:
 # xprtrdma_reply_dup_err) or finds no Call (xprtrdma_reply_rqst_err),
@@ -16,6 +22,7 @@
 T=/sys/kernel/tracing
 port=20070
 times=3
+after=1
 for e in xprtrdma_reply xprtrdma_reply_dup_err xprtrdma_reply_rqst_err xprtrdma_wc_li_done; do
 	echo 1 >$T/events/rpcrdma/$e/enable || fail_scenario "no rpcrdma:$e tracepoint"
 done
@@ -23,7 +30,7 @@ echo >$T/trace
 bad0=$(bad_kernel_lines)
 
 serve_mount $port soft,timeo=100,retrans=2,retry=0 \
-	--send 1K --twice --times $times --compound delay --count 1 --timeout 180
+	--send 1K --twice --after $after --times $times --compound delay --count 1 --timeout 180
 cat /tmp/serve.out
 [ "$MOUNT_STATUS" != 0 ] || fail_scenario "the mount succeeded against a server that answers no Call with what it needs"
 
@@ -34,16 +41,18 @@ grep -E 'xprtrdma_(reply|wc_li_done)' $T/trace | sed 's/^ *//' | cut -c1-200
 # 42) with a Reply chunk, each a new Call (no retransmission: the client
 # took the first answer of the one before), all on the first connection
 calls=$(grep '"event": "call"' /tmp/serve.out | grep '"reply_chunk": true')
-expect_eq "Calls with a Reply chunk" "$(echo "$calls" | grep -c .)" $((times + 1))
+expect_eq "Calls with a Reply chunk" "$(echo "$calls" | grep -c .)" $((after + times + 1))
 expect_eq "those that are NFSv4.1 EXCHANGE_IDs" \
 	"$(echo "$calls" | grep '"prog": 100003, "vers": 4, "proc": 1, ' |
-		grep -c '"nfs_minorversion": 1, "nfs_ops": 1, "nfs_first_op": 42')" $((times + 1))
+		grep -c '"nfs_minorversion": 1, "nfs_ops": 1, "nfs_first_op": 42')" $((after + times + 1))
 expect_eq "their RPC XIDs match the transport header's" \
-	"$(echo "$calls" | grep -c '"xid_match": true')" $((times + 1))
+	"$(echo "$calls" | grep -c '"xid_match": true')" $((after + times + 1))
 expect_eq "retransmitted Calls" "$(echo "$calls" | grep -c '"retransmission": true')" 0
 expect_eq "Calls on a connection other than the first" \
 	"$(grep '"event": "call"' /tmp/serve.out | grep -vc '"conn": 1,')" 0
 expect_eq "connections established" "$(grep -c '"event": "established"' /tmp/serve.out)" 1
+expect_eq "Sends that found no Receive (or failed otherwise)" \
+	"$(grep -c '"event": "send_error"' /tmp/serve.out)" 0
 expect_eq "connections the server closed" "$(grep '"event": "closed"' /tmp/serve.out | grep -c '"by_us": true')" 0
 
 # What it answered: each of the first three twice, each answer with its
