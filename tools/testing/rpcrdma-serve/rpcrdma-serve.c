@@ -28,6 +28,7 @@
 
 #include "cm_conn.h"
 #include "output.h"
+#include "xdr_util.h"
 
 #define PROG	"rpcrdma-serve"
 
@@ -248,83 +249,6 @@ static const char usage_text[] =
 void print_usage(void)
 {
 	fputs(usage_text, stdout);
-}
-
-/* XDR, big-endian 4-octet units, with the bounds always checked */
-struct xdr_out {
-	u8	*p, *end;
-	bool	overflow;
-};
-
-static void put32(struct xdr_out *x, u32 v)
-{
-	if (x->overflow || x->end - x->p < 4) {
-		x->overflow = true;
-		return;
-	}
-	x->p[0] = v >> 24;
-	x->p[1] = v >> 16;
-	x->p[2] = v >> 8;
-	x->p[3] = v;
-	x->p += 4;
-}
-
-static void put_opaque(struct xdr_out *x, const u8 *data, u32 len)
-{
-	u32 padded = (len + 3) & ~3U;
-
-	put32(x, len);
-	if (x->overflow || (size_t)(x->end - x->p) < padded) {
-		x->overflow = true;
-		return;
-	}
-	memcpy(x->p, data, len);
-	memset(x->p + len, 0, padded - len);
-	x->p += padded;
-}
-
-struct xdr_in {
-	const u8	*p;
-	size_t		left;
-	bool		ended;	/* something ran past the end */
-};
-
-static u32 get32(struct xdr_in *x)
-{
-	u32 v;
-
-	if (x->left < 4) {
-		x->ended = true;
-		x->left = 0;
-		return 0;
-	}
-	v = (u32)x->p[0] << 24 | (u32)x->p[1] << 16 | (u32)x->p[2] << 8 |
-	    x->p[3];
-	x->p += 4;
-	x->left -= 4;
-	return v;
-}
-
-static void skip(struct xdr_in *x, size_t len)
-{
-	if (x->left < len) {
-		x->ended = true;
-		x->left = 0;
-		return;
-	}
-	x->p += len;
-	x->left -= len;
-}
-
-/* Skip an opaque<@max>; false if its length is out of bounds */
-static bool skip_opaque(struct xdr_in *x, u32 max)
-{
-	u32 len = get32(x);
-
-	if (len > max)
-		return false;
-	skip(x, ((size_t)len + 3) & ~(size_t)3);
-	return !x->ended;
 }
 
 /* What a Call said, as far as it could be decoded */

@@ -537,6 +537,44 @@ first_reply() {
 	expect_eq "$1: well_formed" "$(echo "$ANSWER" | jget well_formed)" true
 }
 
+# kernel_warnings: how many WARNINGs the kernel has logged so far
+kernel_warnings() { dmesg | grep -c 'WARNING:'; }
+
+# call_kept WHAT OPTIONS...: rpcrdma-call sends a NULL with OPTIONS (R
+# clear), then a second NULL on the same connection. The first Call's
+# answer, found by its XID, is left in ANSWER (first_reply); the kernel
+# must log no WARNING meanwhile, the second NULL must be answered (the
+# connection stayed) and rpcrdma-call must exit 0
+call_kept() {
+	local what=$1 w0 w
+	shift
+	w0=$(kernel_warnings)
+	call_server --proc null --no-remote-invalidate --then-null "$@"
+	w=$(kernel_warnings)
+	[ "$w" = "$w0" ] ||
+		fail_scenario "$what: nfsd WARNed ($((w - w0))): $(dmesg | grep 'WARNING:' | tail -n 1 |
+			sed 's/^\[[^]]*\] *//')"
+	check_line ok "$what: no WARNING in the kernel log"
+	first_reply "$what"
+	expect_eq "$what: the answer's XID is the Call's" "$(echo "$ANSWER" | jget xid_match)" true
+	expect_eq "$what: then-null replies" \
+		"$(grep '"call": "null"' /tmp/call.out | grep -c '"event": "reply"')" 2
+	expect_eq "$what: exit status" "$CALL_RC" 0
+}
+
+# expect_file_data WHAT FILE COPY: FILE (on the server) holds exactly
+# the octets of COPY (what rpcrdma-call --write-copy saved)
+expect_file_data() {
+	expect_eq "$1: file size on the server" "$(wc -c <"$2")" "$(wc -c <"$3")"
+	if cmp -s "$2" "$3"; then
+		check_line ok "$1: the file on the server holds the data sent"
+	else
+		check_line "not ok" "$1: the file on the server holds the data sent" \
+			"first difference: $(cmp "$2" "$3" 2>&1 | head -n 1)"
+		fail_scenario "$1: the file on the server differs from the data sent: $(cmp "$2" "$3" 2>&1 | head -n 1); it starts $(od -An -tx1 -N16 "$2" | tr -s ' '), the data $(od -An -tx1 -N16 "$3" | tr -s ' ')"
+	fi
+}
+
 # answer FILE CALL: the event (a JSON line) that answered CALL
 answer() { grep "\"call\": \"$2\"" "$1" | grep -v '"event": "sent"' | head -n 1; }
 

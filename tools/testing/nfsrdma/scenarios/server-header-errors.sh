@@ -22,40 +22,19 @@ F=rpcrdma-call-write
 local_nfsd
 nfsd_end_grace
 
-warnings() { dmesg | grep -c 'WARNING:'; }
-
-# header_call WHAT OPTIONS...: a NULL sent with OPTIONS gets an answer
-# (left in ANSWER) to the Call's XID, the NULL after it is answered
-# too, and nfsd logs no WARNING
-header_call() {
-	local what=$1 w0 w
-	shift
-	w0=$(warnings)
-	call_server --proc null --no-remote-invalidate --then-null "$@"
-	w=$(warnings)
-	[ "$w" = "$w0" ] ||
-		fail_scenario "$what: nfsd WARNed: $(dmesg | grep 'WARNING:' | tail -n 1 | sed 's/^\[[^]]*\] *//')"
-	check_line ok "$what: no WARNING in the kernel log"
-	first_reply "$what"
-	expect_eq "$what: the answer's XID is the Call's" "$(echo "$ANSWER" | jget xid_match)" true
-	expect_eq "$what: then-null replies" \
-		"$(grep '"call": "null"' /tmp/call.out | grep -c '"event": "reply"')" 2
-	expect_eq "$what: exit status" "$CALL_RC" 0
-}
-
 for v in 2 0; do
-	header_call "rdma_vers $v" --rdma-version $v
+	call_kept "rdma_vers $v" --rdma-version $v
 	expect_eq "rdma_vers $v: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_ERROR
 	expect_eq "rdma_vers $v: rdma_error" "$(echo "$ANSWER" | jget rdma_error)" ERR_VERS
 	expect_eq "rdma_vers $v: lowest version" "$(echo "$ANSWER" | jget rdma_vers_low)" 1
 	expect_eq "rdma_vers $v: highest version" "$(echo "$ANSWER" | jget rdma_vers_high)" 1
 done
 
-header_call "rdma_proc 7" --rdma-proc 7
+call_kept "rdma_proc 7" --rdma-proc 7
 expect_eq "rdma_proc 7: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_ERROR
 expect_eq "rdma_proc 7: rdma_error" "$(echo "$ANSWER" | jget rdma_error)" ERR_CHUNK
 
-header_call "NULL in a position-zero Read chunk" --pzrc
+call_kept "NULL in a position-zero Read chunk" --pzrc
 expect_eq "NULL in a position-zero Read chunk: rdma_type" "$(echo "$ANSWER" | jget rdma_type)" RDMA_MSG
 expect_eq "NULL in a position-zero Read chunk: rpc_accept_stat" \
 	"$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
@@ -74,7 +53,7 @@ esac
 run mkdir -p "/export/$(awk 'BEGIN { while (n++ < 255) printf "p" }')"
 run sh -c ": >/export/$F && chmod 666 /export/$F"
 what="WRITE in a position-zero Read chunk"
-w0=$(warnings)
+w0=$(kernel_warnings)
 call_server --proc write --no-remote-invalidate --pzrc --write 10000 \
 	--lookups $lookups --write-copy /tmp/wc --then-null
 first_reply "$what"
@@ -84,16 +63,9 @@ expect_eq "$what: write_count" "$(echo "$ANSWER" | jget write_count)" 10000
 expect_eq "$what: the Call went in the chunk" \
 	"$(grep '"event": "sent"' /tmp/call.out | head -n 1 | jget pzrc_len)" \
 	"$(($(grep '"event": "sent"' /tmp/call.out | head -n 1 | jget data_offset) + 10000))"
-expect_eq "$what: file size on the server" "$(wc -c </export/$F)" 10000
-if cmp -s /export/$F /tmp/wc; then
-	check_line ok "$what: the file on the server holds the data sent"
-else
-	check_line "not ok" "$what: the file on the server holds the data sent" \
-		"first difference: $(cmp /export/$F /tmp/wc 2>&1 | head -n 1)"
-	fail_scenario "$what: the file on the server differs from the data sent"
-fi
+expect_file_data "$what" /export/$F /tmp/wc
 expect_eq "$what: then-null replies" \
 	"$(grep '"call": "null"' /tmp/call.out | grep -c '"event": "reply"')" 1
 expect_eq "$what: exit status" "$CALL_RC" 0
-expect_eq "$what: WARNINGs in the kernel log" "$(($(warnings) - w0))" 0
+expect_eq "$what: WARNINGs in the kernel log" "$(($(kernel_warnings) - w0))" 0
 run rm -f "/export/$F"

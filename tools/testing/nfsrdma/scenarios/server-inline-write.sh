@@ -43,14 +43,7 @@ inline_write() {
 	expect_eq "$what: rpc_accept_stat" "$(echo "$ANSWER" | jget rpc_accept_stat)" SUCCESS
 	expect_eq "$what: nfs_status" "$(echo "$ANSWER" | jget nfs_status)" 0
 	expect_eq "$what: write_count" "$(echo "$ANSWER" | jget write_count)" "$size"
-	expect_eq "$what: file size on the server" "$(wc -c </export/$F)" "$size"
-	if cmp -s /export/$F /tmp/wc; then
-		check_line ok "$what: the file on the server holds the data sent"
-	else
-		check_line "not ok" "$what: the file on the server holds the data sent" \
-			"first difference: $(cmp /export/$F /tmp/wc 2>&1 | head -n 1)"
-		fail_scenario "$what: the file on the server differs from the data sent: $(cmp /export/$F /tmp/wc 2>&1 | head -n 1); it starts $(od -An -tx1 -N16 /export/$F | tr -s ' '), the data $(od -An -tx1 -N16 /tmp/wc | tr -s ' ')"
-	fi
+	expect_file_data "$what" /export/$F /tmp/wc
 	expect_eq "$what: then-null replies" \
 		"$(grep '"call": "null"' /tmp/call.out | grep -c '"event": "reply"')" 1
 	expect_eq "$what: exit status" "$CALL_RC" 0
