@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh [--quick|--mem]: run tools/testing/nfsrdma/bench/bench.sh with
+# bench.sh [--quick|--mem|--cost|--cost-quick]: run tools/testing/nfsrdma/bench/bench.sh with
 # the module and tool we built. The report goes to out/bench
 # (out/bench-quick for --quick, out/bench-mem for --mem); the VM logs to
 # build/bench/KERNEL (build/bench-mem/KERNEL for --mem).
@@ -20,6 +20,10 @@ work=$BUILD/bench/$E2E_KERNEL
 # --mem has a work directory of its own, so that it can run beside a
 # full bench
 [ "${1:-}" = --mem ] && out=$OUT/bench-mem work=$BUILD/bench-mem/$E2E_KERNEL
+# --cost (--cost-quick): instructions counted under -icount, a work
+# directory of its own as well
+[ "${1:-}" = --cost ] && out=$OUT/bench-cost work=$BUILD/bench-cost/$E2E_KERNEL
+[ "${1:-}" = --cost-quick ] && out=$OUT/bench-cost-quick work=$BUILD/bench-cost-quick/$E2E_KERNEL
 harness_env "$work"
 [ "$E2E_KERNEL" = 6.12 ] || out=$out-$E2E_KERNEL
 exec "$TOP/tools/testing/nfsrdma/bench/bench.sh" "$@" "$out"

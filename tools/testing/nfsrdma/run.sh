@@ -34,6 +34,10 @@
 #                   or 600 if that is less, plus 300)
 #   E2E_OUT         work directory (scripts/e2e.sh: build/e2e/KERNEL)
 #   E2E_APPEND      more words for the guests' kernel command line
+#   E2E_QEMU_ARGS   more arguments for qemu (the bench's cost mode: its
+#                   instruction counter and -icount)
+#   E2E_GUEST_BIN   host programs to put in the guests' /usr/bin (static
+#                   ones: no library is copied with them)
 #   E2E_SERVER_SYSCTL  KEY=VALUE,... sysctls the server VM of a two-host
 #                   run sets before nfsd starts (sunrpc.svc_rdma.max_req_size=32768)
 #   E2E_KERNEL      the kernel of runs that name none (default 6.12)
@@ -164,6 +168,11 @@ guest_initramfs() {
 	mkdir -p "$stage/e2e/scenarios"
 	cp "$HERE/guest/init" "$stage/init"
 	cp "$HERE/guest/lib.sh" "$HERE/guest/ctl.cgi" "$HERE/../ktap.sh" "$stage/e2e/"
+	if [ -n "${E2E_GUEST_BIN:-}" ]; then
+		mkdir -p "$stage/usr/bin"
+		# shellcheck disable=SC2086 # a list of paths
+		cp $E2E_GUEST_BIN "$stage/usr/bin/"
+	fi
 	cp "$HERE"/scenarios/*.sh "$stage/e2e/scenarios/"
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$OUTDIR/guest.cpio"
 	rm -rf "$stage"
@@ -331,11 +340,12 @@ start_vm() {
 		qemu=(qemu-system-aarch64 -accel tcg -M virt -cpu "$cpu")
 		args=${args/console=ttyS0/console=ttyAMA0}
 	fi
+	# shellcheck disable=SC2086 # E2E_QEMU_ARGS: words
 	timeout --kill-after=10 "$VM_LIMIT" \
 		"${qemu[@]}" -smp "$smp" -m "$mem" \
 		-nographic -no-reboot -kernel "$K_IMAGE" -initrd "$BOOT_CPIO" \
 		-append "$args $append" \
-		"$@" </dev/null >"$logf" 2>&1 &
+		${E2E_QEMU_ARGS:-} "$@" </dev/null >"$logf" 2>&1 &
 	VM_PID=$!
 	VM_PIDS+=("$VM_PID")
 }

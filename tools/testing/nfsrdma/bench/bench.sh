@@ -18,6 +18,12 @@
 #           works and that 64 KiB needs fewer read chunks than 1 KiB for
 #           8 KiB writes (a smoke test, never a speed test)
 #   mem:    the memory runs of full alone (about 4 minutes)
+#   cost:   the workload of full in a guest run with -icount and the
+#           instruction counter (cost/insn-count.so): instructions per
+#           RPC by layer, in 2 repeats, each step a fixed number of
+#           operations; report in OUTDIR: cost.md, cost.csv
+#   cost-quick: the same for stock, 4 and 16 KiB, a few steps (make
+#           check)
 #
 # Environment: as run.sh (E2E_KERNEL, KVER_<K>, MODROOT_<K>,
 # RPCRDMA_OURS_<K>, RPCRDMA_CM), set by scripts/bench.sh.
@@ -30,11 +36,14 @@ MODE=full
 case "${1:-}" in
 --quick) MODE=quick; shift ;;
 --mem) MODE=mem; shift ;;
+--cost) MODE=cost; shift ;;
+--cost-quick) MODE=cost-quick; shift ;;
 esac
-[ $# = 1 ] || { echo "usage: bench.sh [--quick|--mem] OUTDIR" >&2; exit 2; }
+[ $# = 1 ] || { echo "usage: bench.sh [--quick|--mem|--cost|--cost-quick] OUTDIR" >&2; exit 2; }
 OUTDIR=$1
 : "${E2E_OUT:?}"
 command -v fio >/dev/null || { echo "bench.sh: no fio (make deps)" >&2; exit 2; }
+case $MODE in cost*) exec "$HERE/cost/cost.sh" "--$MODE" "$OUTDIR" ;; esac
 command -v gnuplot >/dev/null || { echo "bench.sh: no gnuplot (make deps)" >&2; exit 2; }
 
 mkdir -p "$E2E_OUT"

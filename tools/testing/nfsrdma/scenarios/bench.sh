@@ -24,9 +24,28 @@ MNT=/mnt/bench
 command -v fio >/dev/null || fail_scenario "no fio in the initramfs (run.sh adds it for \"# e2e-needs: fio\")"
 local_nfsd
 
+# The cost mode (E2E_BENCH=cost, cost-quick) counts the instructions
+# each step executes instead of timing it: qemu runs with -icount and
+# bench/cost/insn-count.so, which writes its counts whenever the guest
+# runs /usr/bin/mark. fio marks after its own start and before its end
+# (exec_prerun, exec_postrun), so its start-up stays out; the steps do a
+# fixed number of operations rather than run for a time.
+COST=
+case "$E2E_BENCH" in cost*)
+	COST=1 MARKS=0
+	command -v mark >/dev/null || fail_scenario "no /usr/bin/mark (bench/cost: make bench COST=1)"
+	;;
+esac
 if [ "$E2E_BENCH" = quick ]; then
 	REPEATS=1 NFILES=50 NIO=48 SIZES=8 RWS="write read" LISTINGS=2 RUNTIME=1
 	CONFIGS="legacy-1k 64k"
+elif [ "$E2E_BENCH" = cost-quick ]; then
+	REPEATS=2 NFILES=50 NIO=128 SIZES="4 16" RWS="write read" LISTINGS=2 RUNTIME=1
+	CONFIGS="stock 4k 16k"
+elif [ "$E2E_BENCH" = cost ]; then
+	REPEATS=2 NFILES=200 NIO=256 SIZES="1 4 8 16 32 64" LISTINGS=5 RUNTIME=1
+	CONFIGS="stock legacy-1k 4k 16k 64k 256k 16k-noinv"
+	RWS="write read randwrite randread"
 else
 	REPEATS=3 NFILES=200 NIO=64 SIZES="1 4 8 16 32 64" LISTINGS=5 RUNTIME=1
 	CONFIGS="stock legacy-1k 4k 16k 64k 256k 16k-noinv"
@@ -82,6 +101,8 @@ echo 64 >$SWI/buffer_size_kb
 # swi_count: that count, or -1 when the module has no such event
 swi_count() {
 	local e=$SWI/events/rpcrdma/svcrdma_post_send
+	# an enabled event would add its own instructions to the counts
+	[ -z "$COST" ] || { echo -1; return; }
 	if [ "$(cat $e/enable 2>/dev/null)" != 1 ]; then
 		echo 'inv_rkey != 0' >$e/filter 2>/dev/null &&
 			echo 1 >$e/enable 2>/dev/null || { echo -1; return; }
@@ -122,6 +143,7 @@ measure() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	b=$(counters)
+	[ -z "$COST" ] || MARKS=$((MARKS + 2))
 	t0=$(now_ms)
 	out=$("$@" 2>&1) || fail_scenario "$cfg/$step: $* failed: $(echo "$out" | tail -n 3)"
 	t1=$(now_ms)
@@ -137,7 +159,52 @@ measure() {
 	else
 		ops=$(awk -v n="$count" -v ms=$ms 'BEGIN { printf "%d", ms ? n * 1000 / ms : 0 }')
 	fi
-	echo "BENCH config=$cfg rep=$rep step=$step count=$count ops_per_s=${ops:-0} ms=$ms wall=$((t1 - t0)) before=$(echo $b | tr ' ' ,) after=$(echo $a | tr ' ' ,)"
+	echo "BENCH config=$cfg rep=$rep step=$step count=$count ops_per_s=${ops:-0} ms=$ms wall=$((t1 - t0)) before=$(echo $b | tr ' ' ,) after=$(echo $a | tr ' ' ,)${COST:+ mark=$MARKS rpcs=$(cost_rpcs)}"
+}
+
+# The cost mode's marks: /tmp/cost-pre reads the mount's RPC count, then
+# marks; /tmp/cost-post marks, then reads it again. The RPCs of a step
+# are those between its marks: fio's start-up, outside them, makes RPCs
+# of its own (it looks the files up).
+if [ -n "$COST" ]; then
+	rpcs="awk -v mnt=' $MNT ' '/^device / { p = index(\$0, mnt) > 0; next } p && \$1 == \"xprt:\" && \$2 == \"rdma\" { print \$8 }' /proc/self/mountstats"
+	printf '#!/bin/sh\n%s >/tmp/cost.pre\nexec mark\n' "$rpcs" >/tmp/cost-pre
+	printf '#!/bin/sh\nmark\n%s >/tmp/cost.post\n' "$rpcs" >/tmp/cost-post
+	chmod +x /tmp/cost-pre /tmp/cost-post
+fi
+
+# fio_cmd ARGS...: fio, and in the cost mode its marks around the job
+fio_cmd() {
+	if [ -n "$COST" ]; then
+		fio --exec_prerun=/tmp/cost-pre --exec_postrun=/tmp/cost-post "$@"
+	else
+		fio "$@"
+	fi
+}
+
+# marked CMD...: CMD between two marks in the cost mode (measure runs
+# its command in a subshell: it counts the two marks itself)
+marked() {
+	[ -z "$COST" ] || /tmp/cost-pre
+	"$@" || return
+	[ -z "$COST" ] || /tmp/cost-post
+}
+
+# cost_rpcs: the RPCs between the last two marks
+cost_rpcs() {
+	local pre post
+	pre=$(cat /tmp/cost.pre 2>/dev/null) && post=$(cat /tmp/cost.post 2>/dev/null) ||
+		fail_scenario "$cfg/$step: no RPC count from the marks"
+	rm -f /tmp/cost.pre /tmp/cost.post
+	echo $((post - pre))
+}
+
+# cost_map: where each module's text lies, for the host to tell which
+# layer a counted page belongs to ("name:address:size", /proc/modules);
+# printed for each configuration, since swapping rpcrdma.ko moves it
+cost_map() {
+	[ -n "$COST" ] || return 0
+	echo "COSTMAP config=$cfg rep=$rep $(awk '{ printf "%s:%s:%s ", $1, $6, $2 }' /proc/modules)"
 }
 
 readdir_loop() {
@@ -157,10 +224,11 @@ while [ $rep -le $REPEATS ]; do
 		nfs_mount 4.1 $MNT
 		run mkdir -p $MNT/meta
 		meta="--directory=$MNT/meta --nrfiles=$NFILES --filesize=4k --openfiles=1 --minimal"
-		measure create "$NFILES" fio fio --name=create --ioengine=filecreate $meta
-		measure stat "$NFILES" fio fio --name=stat --ioengine=filestat $meta
-		measure readdir "$LISTINGS" elapsed readdir_loop
-		measure unlink "$NFILES" fio fio --name=unlink --ioengine=filedelete $meta
+		cost_map
+		measure create "$NFILES" fio fio_cmd --name=create --ioengine=filecreate $meta
+		measure stat "$NFILES" fio fio_cmd --name=stat --ioengine=filestat $meta
+		measure readdir "$LISTINGS" elapsed marked readdir_loop
+		measure unlink "$NFILES" fio fio_cmd --name=unlink --ioengine=filedelete $meta
 		for bs in $SIZES; do
 			# The whole file first, with verify headers: a time-based
 			# write may not reach its end, and fio would lay a short
@@ -172,10 +240,12 @@ while [ $rep -le $REPEATS ]; do
 			for rw in $RWS; do
 				v="--verify=crc32c"
 				case $rw in *write) v="$v --do_verify=0" ;; esac
-				measure "$rw-${bs}k" 0 fio fio --name=io --filename=$MNT/io$bs \
+				# a fixed count of operations when counting
+				t="--time_based --runtime=$RUNTIME" n=0
+				[ -z "$COST" ] || t='' n=$NIO
+				measure "$rw-${bs}k" $n fio fio_cmd --name=io --filename=$MNT/io$bs \
 					--rw=$rw --bs=${bs}k --size=$((NIO * bs))k --direct=1 \
-					--time_based --runtime=$RUNTIME \
-					--ioengine=psync $v --minimal
+					$t --ioengine=psync $v --minimal
 			done
 			run rm -f $MNT/io$bs
 		done
