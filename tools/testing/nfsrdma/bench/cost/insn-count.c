@@ -9,18 +9,29 @@
  * mark appends to the output file
  *
  *	mark N
- *	ADDR COUNT	(one line per kernel page executed since mark N-1)
- *	user COUNT	(everything below the kernel's half, all processes)
+ *	ADDR SELF UNDER	(one line per page of the modules' area run since
+ *			mark N-1)
+ *	core SELF UNDER	(the kernel's own text)
+ *	user SELF UNDER	(everything below the kernel's half)
  *	end N TOTAL
  *
- * The counts are exact: every translation block adds its number of
- * instructions to its page's counter when it starts (an inline add, no
- * call out of the generated code), so the figures depend on what the
- * guest executed, not on how fast the host ran it. A block cut short
- * by an exception or interrupt still counts whole: a few instructions
- * per interrupt.
+ * SELF counts the instructions of the page itself; UNDER those of the
+ * kernel's own text (core: not a module) run while that page's code was
+ * the last module code, or user code, to run: the memcpy() or kmalloc()
+ * a module calls, the network stack under rdma_rxe. Core code run after
+ * user code (system calls, and interrupts taken in user space) is
+ * core's UNDER. The guest's /proc/modules tells the host which module
+ * each page belongs to.
  *
- * Usage: qemu-system-x86_64 -plugin PATH/insn-count.so,out=FILE ...
+ * The counts are exact: every translation block adds its number of
+ * instructions when it starts, so the figures depend on what the guest
+ * executed, not on how fast the host ran it. A block cut short by an
+ * exception or interrupt still counts whole: a few instructions per
+ * interrupt. An interrupt is counted under the code it interrupted.
+ *
+ * Usage: qemu-system-x86_64 -plugin PATH/insn-count.so,out=FILE[,shift=N] ...
+ * where the modules' area is counted by 1 << N octets rather than by
+ * page (N from 4 to 12: 4 tells the functions of a module apart).
  * (one vCPU: the counters are plain, not atomic). Written against the
  * plugin API of version 1 (qemu 7.2, Debian bookworm), declared here
  * since Debian ships no qemu-plugin.h.
@@ -50,7 +61,6 @@ typedef struct {
 	};
 } qemu_info_t;
 enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS };
-enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
 					       struct qemu_plugin_tb *tb);
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index,
@@ -59,9 +69,10 @@ typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
 
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
 					   qemu_plugin_vcpu_tb_trans_cb_t cb);
-void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
-					      enum qemu_plugin_op op,
-					      void *ptr, uint64_t imm);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+					  qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags,
+					  void *userdata);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    qemu_plugin_vcpu_udata_cb_t cb,
 					    enum qemu_plugin_cb_flags flags,
@@ -77,38 +88,56 @@ size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
-/* The kernel's half of the x86-64 (and arm64) address space */
+/* The kernel's half of the x86-64 address space, and its modules' area */
 #define KERNEL_BASE 0xffff800000000000ull
-#define PAGE_SHIFT 12
-/* Pages the kernel may execute: core text, modules, a few trampolines */
+#define MODULES_BASE 0xffffffffc0000000ull
+/* Pages the modules may execute; block descriptors (page and length) */
 #define NSLOTS (1u << 18)
+#define NBLOCKS (1u << 20)
 
 struct slot {
 	uint64_t page;		/* 0: free; else the page's address | 1 */
-	uint64_t count;
-	uint64_t last;		/* count at the previous mark */
+	uint64_t self, under;
+	uint64_t last_self, last_under;	/* at the previous mark */
+};
+
+/* What a translation block adds, and where */
+struct block {
+	struct slot *slot;	/* NULL: the kernel's own text */
+	uint32_t n;
+	bool used;
 };
 
 static struct slot slots[NSLOTS];
-/* Index NSLOTS - 1 is never hashed to: user space's */
-static struct slot *user = &slots[NSLOTS - 1];
-static unsigned int nused;
+static struct slot core_slot, user_slot;
+static struct block blocks[NBLOCKS];
+static unsigned int nslots, nblocks;
+/* The module page, or user, whose code ran last */
+static struct slot *current = &core_slot;
+/* the modules' area by 1 << shift octets (shift=N: 12, a page, unless told) */
+static unsigned int shift = 12;
 static FILE *out;
 static unsigned long marks;
 
+static uint32_t hash(uint64_t v, uint32_t n)
+{
+	return (uint32_t)((v * 0x9e3779b97f4a7c15ull) >> 32) % n;
+}
+
 static struct slot *slot_of(uint64_t vaddr)
 {
-	uint64_t page = (vaddr >> PAGE_SHIFT << PAGE_SHIFT) | 1;
-	uint32_t i = (uint32_t)((page >> PAGE_SHIFT) * 0x9e3779b97f4a7c15ull >> 40) %
-		     (NSLOTS - 1);
+	uint64_t page = (vaddr >> shift << shift) | 1;
+	uint32_t i = hash(page >> shift, NSLOTS);
 
 	if (vaddr < KERNEL_BASE)
-		return user;
+		return &user_slot;
+	if (vaddr < MODULES_BASE)
+		return NULL;
 	while (slots[i].page && slots[i].page != page)
-		i = (i + 1) % (NSLOTS - 1);
+		i = (i + 1) % NSLOTS;
 	if (!slots[i].page) {
-		if (++nused > NSLOTS / 2) {
-			fprintf(stderr, "insn-count: more than %u kernel pages\n", NSLOTS / 2);
+		if (++nslots > NSLOTS / 2) {
+			fprintf(stderr, "insn-count: more than %u module pages\n", NSLOTS / 2);
 			abort();
 		}
 		slots[i].page = page;
@@ -116,25 +145,72 @@ static struct slot *slot_of(uint64_t vaddr)
 	return &slots[i];
 }
 
+/*
+ * One descriptor per page (a module's page, the kernel's own text, user
+ * space) and block length, shared by every block of that kind
+ */
+static struct block *block_of(uint64_t vaddr, uint32_t n)
+{
+	struct slot *slot = slot_of(vaddr);
+	uint32_t i = hash((uint64_t)(uintptr_t)slot ^ ((uint64_t)n << 48), NBLOCKS);
+
+	while (blocks[i].used && (blocks[i].slot != slot || blocks[i].n != n))
+		i = (i + 1) % NBLOCKS;
+	if (!blocks[i].used) {
+		if (++nblocks > NBLOCKS / 2) {
+			fprintf(stderr, "insn-count: more than %u block kinds\n", NBLOCKS / 2);
+			abort();
+		}
+		blocks[i].used = true;
+		blocks[i].slot = slot;
+		blocks[i].n = n;
+	}
+	return &blocks[i];
+}
+
+static void block_exec(unsigned int vcpu, void *udata)
+{
+	struct block *b = udata;
+
+	(void)vcpu;
+	if (!b->slot) {
+		current->under += b->n;
+		return;
+	}
+	b->slot->self += b->n;
+	/* the kernel's code that user space enters is core's own */
+	current = b->slot == &user_slot ? &core_slot : b->slot;
+}
+
+static uint64_t put(const char *name, struct slot *s)
+{
+	uint64_t self = s->self - s->last_self, under = s->under - s->last_under;
+
+	if (!self && !under)
+		return 0;
+	s->last_self = s->self;
+	s->last_under = s->under;
+	if (name)
+		fprintf(out, "%s %" PRIu64 " %" PRIu64 "\n", name, self, under);
+	else
+		fprintf(out, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
+			(uint64_t)(s->page & ~1ull), self, under);
+	return self + under;
+}
+
 static void mark(unsigned int vcpu, void *udata)
 {
-	uint64_t total = 0, d;
+	uint64_t total = 0;
 	unsigned int i;
 
 	(void)vcpu;
 	(void)udata;
 	fprintf(out, "mark %lu\n", ++marks);
-	for (i = 0; i < NSLOTS; i++) {
-		d = slots[i].count - slots[i].last;
-		if (!d)
-			continue;
-		slots[i].last = slots[i].count;
-		total += d;
-		if (&slots[i] == user)
-			fprintf(out, "user %" PRIu64 "\n", d);
-		else
-			fprintf(out, "%" PRIx64 " %" PRIu64 "\n", (uint64_t)(slots[i].page & ~1ull), d);
-	}
+	for (i = 0; i < NSLOTS; i++)
+		if (slots[i].page)
+			total += put(NULL, &slots[i]);
+	total += put("core", &core_slot);
+	total += put("user", &user_slot);
 	fprintf(out, "end %lu %" PRIu64 "\n", marks, total);
 	fflush(out);
 }
@@ -155,8 +231,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 
 	(void)id;
-	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-						 &slot_of(vaddr)->count, n);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, block_exec, QEMU_PLUGIN_CB_NO_REGS,
+					     block_of(vaddr, (uint32_t)n));
 	if (vaddr >= KERNEL_BASE)
 		return;
 	for (i = 1; i < n; i++) {
@@ -185,6 +261,12 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
 	for (i = 0; i < argc; i++)
 		if (!strncmp(argv[i], "out=", 4))
 			path = argv[i] + 4;
+		else if (!strncmp(argv[i], "shift=", 6))
+			shift = (unsigned int)atoi(argv[i] + 6);
+	if (shift < 4 || shift > 12) {
+		fprintf(stderr, "insn-count: shift=N: 4 to 12\n");
+		return -1;
+	}
 	if (!path || !info->system_emulation) {
 		fprintf(stderr, "insn-count: usage: -plugin insn-count.so,out=FILE (system emulation)\n");
 		return -1;
