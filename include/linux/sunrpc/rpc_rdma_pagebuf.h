@@ -79,9 +79,46 @@ int rpcrdma_pagebuf_dma_map(struct rpcrdma_pagebuf *pb,
 			    struct ib_device *device, u32 lkey,
 			    enum dma_data_direction dir);
 void rpcrdma_pagebuf_dma_unmap(struct rpcrdma_pagebuf *pb);
-void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
-				  unsigned int len);
-void rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
-				     unsigned int len);
+void __rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
+				    unsigned int len);
+void __rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
+				       unsigned int len);
+
+/**
+ * rpcrdma_pagebuf_sync_for_cpu - let the CPU read what the device wrote
+ * @pb: a mapped buffer
+ * @len: how many octets from the start the CPU will read
+ *
+ * A Receive almost always lands in the first block: that takes one
+ * sync, without a call.
+ */
+static inline void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
+						unsigned int len)
+{
+	if (likely(len && len <= pb->pb_sges[0].length))
+		ib_dma_sync_single_for_cpu(pb->pb_device, pb->pb_sges[0].addr,
+					   len, pb->pb_dir);
+	else
+		__rpcrdma_pagebuf_sync_for_cpu(pb, len);
+}
+
+/**
+ * rpcrdma_pagebuf_sync_for_device - hand the buffer back to the device
+ * @pb: a mapped buffer
+ * @len: how many octets from the start the device will read or write
+ *
+ * A transport header, and a short Reply after it, almost always fit in
+ * the first block: that takes one sync, without a call.
+ */
+static inline void rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
+						   unsigned int len)
+{
+	if (likely(len && len <= pb->pb_sges[0].length))
+		ib_dma_sync_single_for_device(pb->pb_device,
+					      pb->pb_sges[0].addr, len,
+					      pb->pb_dir);
+	else
+		__rpcrdma_pagebuf_sync_for_device(pb, len);
+}
 
 #endif /* _LINUX_SUNRPC_RPC_RDMA_PAGEBUF_H */

@@ -151,11 +151,13 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_fallback_size);
 bool rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb, unsigned int len,
 			  unsigned int max_sges)
 {
-	unsigned int nsges = pb->pb_nblocks ? pb->pb_nblocks : 1;
-
-	return pb->pb_head && pb->pb_len == len &&
-	       len <= rpcrdma_pagebuf_max_len(max_sges) &&
-	       nsges <= rpcrdma_pagebuf_sge_count(len, max_sges);
+	if (!pb->pb_head || pb->pb_len != len)
+		return false;
+	/* One block of a page at most: one SGE, on any device */
+	if (!pb->pb_nblocks)
+		return true;
+	return len <= rpcrdma_pagebuf_max_len(max_sges) &&
+	       pb->pb_nblocks <= rpcrdma_pagebuf_sge_count(len, max_sges);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_fits);
 
@@ -420,14 +422,16 @@ void rpcrdma_pagebuf_dma_unmap(struct rpcrdma_pagebuf *pb)
 }
 
 /**
- * rpcrdma_pagebuf_sync_for_cpu - let the CPU read what the device wrote
+ * __rpcrdma_pagebuf_sync_for_cpu - let the CPU read what the device wrote
  * @pb: a mapped buffer
  * @len: how many octets from the start the CPU will read
  *
- * Syncs the blocks that hold the first @len octets.
+ * Syncs the blocks that hold the first @len octets. Callers use
+ * rpcrdma_pagebuf_sync_for_cpu(), which syncs inline when the first
+ * block holds them all.
  */
-void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
-				  unsigned int len)
+void __rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
+				    unsigned int len)
 {
 	unsigned int i, n;
 
@@ -440,14 +444,16 @@ void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
 }
 
 /**
- * rpcrdma_pagebuf_sync_for_device - hand the buffer back to the device
+ * __rpcrdma_pagebuf_sync_for_device - hand the buffer back to the device
  * @pb: a mapped buffer
  * @len: how many octets from the start the device will read or write
  *
- * Syncs the blocks that hold the first @len octets.
+ * Syncs the blocks that hold the first @len octets. Callers use
+ * rpcrdma_pagebuf_sync_for_device(), which syncs inline when the first
+ * block holds them all.
  */
-void rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
-				     unsigned int len)
+void __rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
+				       unsigned int len)
 {
 	unsigned int i, n;
 
