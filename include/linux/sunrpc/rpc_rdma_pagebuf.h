@@ -70,11 +70,9 @@ bool rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb, unsigned int len,
 int rpcrdma_pagebuf_alloc(struct rpcrdma_pagebuf *pb, unsigned int len,
 			  unsigned int max_sges, gfp_t gfp, int node);
 void rpcrdma_pagebuf_free(struct rpcrdma_pagebuf *pb);
-void rpcrdma_pagebuf_to_xdr(const struct rpcrdma_pagebuf *pb,
-			    struct xdr_buf *xdr, unsigned int len);
-void rpcrdma_pagebuf_copy_to(const struct rpcrdma_pagebuf *pb,
-			     unsigned int offset, const void *src,
-			     unsigned int len);
+void __rpcrdma_pagebuf_copy_to(const struct rpcrdma_pagebuf *pb,
+			       unsigned int offset, const void *src,
+			       unsigned int len);
 int rpcrdma_pagebuf_dma_map(struct rpcrdma_pagebuf *pb,
 			    struct ib_device *device, u32 lkey,
 			    enum dma_data_direction dir);
@@ -103,6 +101,37 @@ static inline void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
 }
 
 /**
+ * rpcrdma_pagebuf_to_xdr - describe a buffer's first octets as an xdr_buf
+ * @pb: an allocated buffer
+ * @xdr: xdr_buf to set up
+ * @len: how many octets from the start of @pb it holds
+ *
+ * The head is the first block, the rest is @pb's page list, as svcsock
+ * hands up a TCP record. A @len beyond @pb's length is cut to it. When
+ * the first @len octets all lie in the head, @xdr->pages is left as it
+ * was: nfsd reads rq_arg.pages[0] even when page_len is 0, so svcrdma
+ * keeps the pages svc_alloc_arg() put there. The tail is left empty.
+ */
+static inline void rpcrdma_pagebuf_to_xdr(const struct rpcrdma_pagebuf *pb,
+					  struct xdr_buf *xdr,
+					  unsigned int len)
+{
+	len = min(len, pb->pb_len);
+	xdr->head[0].iov_base = pb->pb_head;
+	xdr->head[0].iov_len = min(len, pb->pb_head_len);
+	xdr->tail[0].iov_base = NULL;
+	xdr->tail[0].iov_len = 0;
+	xdr->page_base = 0;
+	xdr->page_len = 0;
+	if (len > pb->pb_head_len) {
+		xdr->pages = pb->pb_pages + (1U << pb->pb_order);
+		xdr->page_len = len - pb->pb_head_len;
+	}
+	xdr->buflen = pb->pb_len;
+	xdr->len = len;
+}
+
+/**
  * rpcrdma_pagebuf_sync_for_device - hand the buffer back to the device
  * @pb: a mapped buffer
  * @len: how many octets from the start the device will read or write
@@ -119,6 +148,27 @@ static inline void rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
 					      pb->pb_dir);
 	else
 		__rpcrdma_pagebuf_sync_for_device(pb, len);
+}
+
+/**
+ * rpcrdma_pagebuf_copy_to - copy into a buffer, across its blocks
+ * @pb: an allocated buffer
+ * @offset: where in @pb to start
+ * @src: what to copy
+ * @len: how many octets
+ *
+ * A buffer of one block, the Send buffer of a short Reply, takes the
+ * copy inline; see __rpcrdma_pagebuf_copy_to().
+ */
+static inline void rpcrdma_pagebuf_copy_to(const struct rpcrdma_pagebuf *pb,
+					   unsigned int offset,
+					   const void *src, unsigned int len)
+{
+	if (likely(!pb->pb_pages && offset <= pb->pb_len &&
+		   len <= pb->pb_len - offset))
+		memcpy(pb->pb_head + offset, src, len);
+	else
+		__rpcrdma_pagebuf_copy_to(pb, offset, src, len);
 }
 
 #endif /* _LINUX_SUNRPC_RPC_RDMA_PAGEBUF_H */

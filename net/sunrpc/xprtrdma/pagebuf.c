@@ -277,46 +277,18 @@ void rpcrdma_pagebuf_free(struct rpcrdma_pagebuf *pb)
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_free);
 
 /**
- * rpcrdma_pagebuf_to_xdr - describe a buffer's first octets as an xdr_buf
- * @pb: an allocated buffer
- * @xdr: xdr_buf to set up
- * @len: how many octets from the start of @pb it holds
- *
- * The head is the first block, the rest is @pb's page list, as svcsock
- * hands up a TCP record. A @len beyond @pb's length is cut to it. When
- * the first @len octets all lie in the head, @xdr->pages is left as it
- * was: nfsd reads rq_arg.pages[0] even when page_len is 0, so svcrdma
- * keeps the pages svc_alloc_arg() put there. The tail is left empty.
- */
-void rpcrdma_pagebuf_to_xdr(const struct rpcrdma_pagebuf *pb,
-			    struct xdr_buf *xdr, unsigned int len)
-{
-	len = min(len, pb->pb_len);
-	xdr->head[0].iov_base = pb->pb_head;
-	xdr->head[0].iov_len = min(len, pb->pb_head_len);
-	xdr->tail[0].iov_base = NULL;
-	xdr->tail[0].iov_len = 0;
-	xdr->page_base = 0;
-	xdr->page_len = 0;
-	if (len > pb->pb_head_len) {
-		xdr->pages = pb->pb_pages + (1U << pb->pb_order);
-		xdr->page_len = len - pb->pb_head_len;
-	}
-	xdr->buflen = pb->pb_len;
-	xdr->len = len;
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_to_xdr);
-
-/**
- * rpcrdma_pagebuf_copy_to - copy into a buffer, across its blocks
+ * __rpcrdma_pagebuf_copy_to - copy into a buffer, across its blocks
  * @pb: an allocated buffer
  * @offset: where in @pb to start
  * @src: what to copy
  * @len: how many octets; @offset + @len must not exceed @pb's length
+ *
+ * Callers use rpcrdma_pagebuf_copy_to(), which copies inline into a
+ * buffer of one block.
  */
-void rpcrdma_pagebuf_copy_to(const struct rpcrdma_pagebuf *pb,
-			     unsigned int offset, const void *src,
-			     unsigned int len)
+void __rpcrdma_pagebuf_copy_to(const struct rpcrdma_pagebuf *pb,
+			       unsigned int offset, const void *src,
+			       unsigned int len)
 {
 	unsigned int n;
 
@@ -332,7 +304,7 @@ void rpcrdma_pagebuf_copy_to(const struct rpcrdma_pagebuf *pb,
 		       offset_in_page(offset), src, n);
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_copy_to);
+EXPORT_SYMBOL_IF_KUNIT(__rpcrdma_pagebuf_copy_to);
 
 /* Octets of block @i: every block is full but possibly the last */
 static unsigned int pagebuf_block_len(const struct rpcrdma_pagebuf *pb,
