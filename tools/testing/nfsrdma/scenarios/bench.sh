@@ -34,6 +34,24 @@ COST=
 case "$E2E_BENCH" in cost*)
 	COST=1 MARKS=0
 	command -v mark >/dev/null || fail_scenario "no /usr/bin/mark (bench/cost: make bench COST=1)"
+	# Where the kernel's code stops counting under the module that ran
+	# last (insn-count.c): system call and interrupt entry, softirq
+	# processing, the context switch, each work item of a workqueue
+	resets=$(awk '
+		{ a[$3] = $1 }
+		END {
+			n = split("__entry_text_start __entry_text_end __irqentry_text_start __irqentry_text_end __softirqentry_text_start __softirqentry_text_end", r)
+			for (i = 1; i < n; i += 2)
+				if ((r[i] in a) && (r[i + 1] in a))
+					printf "%s %s ", a[r[i]], a[r[i + 1]]
+			n = split("__switch_to_asm handle_softirqs __do_softirq process_one_work", f)
+			for (i = 1; i <= n; i++)
+				if (f[i] in a)
+					printf "%s %s ", a[f[i]], a[f[i]]
+		}' /proc/kallsyms)
+	echo "COSTRESETS $resets"
+	# shellcheck disable=SC2086 # address pairs
+	mark $resets || fail_scenario "mark refused the reset ranges: $resets"
 	;;
 esac
 if [ "$E2E_BENCH" = quick ]; then
@@ -162,12 +180,13 @@ measure() {
 	echo "BENCH config=$cfg rep=$rep step=$step count=$count ops_per_s=${ops:-0} ms=$ms wall=$((t1 - t0)) before=$(echo $b | tr ' ' ,) after=$(echo $a | tr ' ' ,)${COST:+ mark=$MARKS rpcs=$(cost_rpcs)}"
 }
 
-# The cost mode's marks: /tmp/cost-pre reads the mount's RPC count, then
-# marks; /tmp/cost-post marks, then reads it again. The RPCs of a step
-# are those between its marks: fio's start-up, outside them, makes RPCs
-# of its own (it looks the files up).
+# The cost mode's marks: /tmp/cost-pre reads the mount's RPC count and
+# the Reply octets received, then marks; /tmp/cost-post marks, then
+# reads them again. The RPCs of a step are those between its marks:
+# fio's start-up, outside them, makes RPCs of its own (it looks the
+# files up).
 if [ -n "$COST" ]; then
-	rpcs="awk -v mnt=' $MNT ' '/^device / { p = index(\$0, mnt) > 0; next } p && \$1 == \"xprt:\" && \$2 == \"rdma\" { print \$8 }' /proc/self/mountstats"
+	rpcs="awk -v mnt=' $MNT ' '/^device / { p = index(\$0, mnt) > 0; next } p && \$1 == \"xprt:\" && \$2 == \"rdma\" { x = \$8 } p && /^[ \t]+[A-Z_0-9]+: [0-9]/ { r += \$6 } END { print x, r + 0 }' /proc/self/mountstats"
 	printf '#!/bin/sh\n%s >/tmp/cost.pre\nexec mark\n' "$rpcs" >/tmp/cost-pre
 	printf '#!/bin/sh\nmark\n%s >/tmp/cost.post\n' "$rpcs" >/tmp/cost-post
 	chmod +x /tmp/cost-pre /tmp/cost-post
@@ -182,21 +201,15 @@ fio_cmd() {
 	fi
 }
 
-# marked CMD...: CMD between two marks in the cost mode (measure runs
-# its command in a subshell: it counts the two marks itself)
-marked() {
-	[ -z "$COST" ] || /tmp/cost-pre
-	"$@" || return
-	[ -z "$COST" ] || /tmp/cost-post
-}
-
-# cost_rpcs: the RPCs between the last two marks
+# cost_rpcs: the RPCs between the last two marks, and " recv=" the
+# Reply octets the client received between them
 cost_rpcs() {
 	local pre post
 	pre=$(cat /tmp/cost.pre 2>/dev/null) && post=$(cat /tmp/cost.post 2>/dev/null) ||
 		fail_scenario "$cfg/$step: no RPC count from the marks"
 	rm -f /tmp/cost.pre /tmp/cost.post
-	echo $((post - pre))
+	set -- $pre $post
+	echo "$(($3 - $1)) recv=$(($4 - $2))"
 }
 
 # cost_map: where each module's text lies, for the host to tell which
@@ -205,8 +218,9 @@ cost_rpcs() {
 cost_map() {
 	[ -n "$COST" ] || return 0
 	echo "COSTMAP config=$cfg rep=$rep $(awk '{ printf "%s:%s:%s ", $1, $6, $2 }' /proc/modules)"
-	# and rpcrdma.ko's functions, for a count by function (COST_SHIFT=4)
-	echo "COSTSYMS config=$cfg rep=$rep $(awk '$4 == "[rpcrdma]" && ($2 == "t" || $2 == "T") { printf "%s:%s ", $1, $3 }' /proc/kallsyms)"
+	# and the functions of rpcrdma.ko and sunrpc.ko, for counts by
+	# function (COST_SHIFT=4)
+	echo "COSTSYMS config=$cfg rep=$rep $(awk '($4 == "[rpcrdma]" || $4 == "[sunrpc]") && ($2 == "t" || $2 == "T") { printf "%s:%s ", $1, $3 }' /proc/kallsyms)"
 }
 
 readdir_loop() {
@@ -216,6 +230,51 @@ readdir_loop() {
 		n=$(ls -a "$MNT/meta" | wc -l)
 		[ "$n" -ge "$NFILES" ] || return 1
 		i=$((i + 1))
+	done
+}
+
+# cost_posts: for stock and ours at 4 KiB, a write-4k step run apart,
+# uncounted, with the Receives each end posts and its ib_post_recv()
+# calls (doorbells on real hardware) recorded: rpcrdma's
+# svcrdma_post_recv (one per Receive the server posts) and
+# xprtrdma_post_recvs (one per post by the client, with its count), and
+# a kprobe on rdma_rxe's post_recv (every ib_post_recv() of both ends)
+cost_posts() {
+	local T=/sys/kernel/tracing I=/sys/kernel/tracing/instances/e2e-cost-posts a b out
+	for cfg in stock 4k; do
+		set_config "$cfg"
+		nfs_mount 4.1 $MNT
+		fio --name=prep --filename=$MNT/posts --rw=write --bs=4k --size=$((NIO * 4))k \
+			--direct=1 --ioengine=psync --minimal >/dev/null 2>&1 ||
+			fail_scenario "$cfg: cannot write $MNT/posts"
+		echo 'p:costpost rxe_post_recv' >>$T/kprobe_events ||
+			fail_scenario "cannot add a kprobe on rxe_post_recv"
+		mkdir $I && echo 4096 >$I/buffer_size_kb &&
+			echo 1 >$I/events/kprobes/costpost/enable &&
+			echo 1 >$I/events/rpcrdma/svcrdma_post_recv/enable &&
+			echo 1 >$I/events/rpcrdma/xprtrdma_post_recvs/enable ||
+			fail_scenario "cannot record the posts"
+		b=$(counters)
+		fio --name=io --filename=$MNT/posts --rw=write --bs=4k --size=$((NIO * 4))k \
+			--direct=1 --ioengine=psync --minimal >/dev/null 2>&1 ||
+			fail_scenario "$cfg: the posts' write-4k failed"
+		a=$(counters)
+		echo 0 >$I/tracing_on
+		out=$(awk '
+			/ costpost:/ { rxe++ }
+			/ svcrdma_post_recv:/ { srv++ }
+			/ xprtrdma_post_recvs:/ {
+				n = 0
+				for (i = 1; i < NF; i++) if ($(i + 1) == "new") n = $i
+				if (n > 0) { cposts++; crecvs += n }
+			}
+			END { printf "server_recvs=%d client_recvs=%d client_posts=%d rxe_posts=%d", srv, crecvs, cposts, rxe }' $I/trace)
+		grep -q overrun $I/per_cpu/cpu0/stats && [ "$(awk '$1 == "overrun:" { print $2 }' $I/per_cpu/cpu0/stats)" = 0 ] ||
+			fail_scenario "the posts' trace buffer overran"
+		echo "COSTPOSTS config=$cfg rpcs=$((${a%% *} - ${b%% *})) $out"
+		rmdir $I && echo '-:costpost' >>$T/kprobe_events
+		run rm -f $MNT/posts
+		run umount $MNT
 	done
 }
 
@@ -231,7 +290,9 @@ while [ $rep -le $REPEATS ]; do
 		# (not when counting: fio stats the files as it sets up, before
 		# its first mark, and the step's own stats then send no RPC)
 		[ -n "$COST" ] || measure stat "$NFILES" fio fio_cmd --name=stat --ioengine=filestat $meta
-		measure readdir "$LISTINGS" elapsed marked readdir_loop
+		# (nor readdir: its loop drops the caches before each listing,
+		# and that, not the RPCs, would be most of what it counts)
+		[ -n "$COST" ] || measure readdir "$LISTINGS" elapsed readdir_loop
 		measure unlink "$NFILES" fio fio_cmd --name=unlink --ioengine=filedelete $meta
 		for bs in $SIZES; do
 			# The whole file first, with verify headers: a time-based
@@ -258,3 +319,4 @@ while [ $rep -le $REPEATS ]; do
 	done
 	rep=$((rep + 1))
 done
+[ -z "$COST" ] || cost_posts

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * insn-count.so: a qemu TCG plugin that counts the guest instructions
- * executed, by 4 KiB page of the guest's kernel address space, and
+ * executed, by 4 KiB page of the guest's modules' area, and
  * writes the counts since the previous mark each time the guest marks.
  *
- * A guest marks by running bench/cost/mark (mark.S): its "mov
+ * A guest marks by running bench/cost/mark (mark.c): its "mov
  * $0x5ec0a7ed, %ebx" followed by "xchg %bx, %bx" in user space. Each
  * mark appends to the output file
  *
@@ -17,11 +17,14 @@
  *
  * SELF counts the instructions of the page itself; UNDER those of the
  * kernel's own text (core: not a module) run while that page's code was
- * the last module code, or user code, to run: the memcpy() or kmalloc()
- * a module calls, the network stack under rdma_rxe. Core code run after
- * user code (system calls, and interrupts taken in user space) is
- * core's UNDER. The guest's /proc/modules tells the host which module
- * each page belongs to.
+ * the last module code to run: the memcpy() or kmalloc() a module
+ * calls, the network stack under rdma_rxe. Core code run after user
+ * code, or after a reset, is core's UNDER. The guest tells the plugin
+ * where the resets are: "mark START END..." hands it ranges of kernel
+ * text (interrupt and system call entry, the context switch, softirq
+ * processing) at whose blocks the kernel's code stops counting under
+ * the module that ran last. The guest's /proc/modules tells the host
+ * which module each page belongs to.
  *
  * The counts are exact: every translation block adds its number of
  * instructions when it starts, so the figures depend on what the guest
@@ -104,9 +107,21 @@ struct slot {
 /* What a translation block adds, and where */
 struct block {
 	struct slot *slot;	/* NULL: the kernel's own text */
+	uint64_t vaddr;		/* the kernel's own text only */
 	uint32_t n;
+	uint32_t gen;		/* of the resets that @reset was found for */
 	bool used;
+	bool reset;		/* the block begins a reset range */
 };
+
+/*
+ * The reset ranges, [start, end) pairs, as the guest handed them over;
+ * a pair whose end is not above its start names one block, at start
+ */
+#define NRANGES 64
+static uint64_t ranges[2 * NRANGES];
+static unsigned int nvalues;
+static uint32_t ranges_gen = 1;
 
 static struct slot slots[NSLOTS];
 static struct slot core_slot, user_slot;
@@ -146,15 +161,17 @@ static struct slot *slot_of(uint64_t vaddr)
 }
 
 /*
- * One descriptor per page (a module's page, the kernel's own text, user
- * space) and block length, shared by every block of that kind
+ * One descriptor per block length and module page, or user space, or
+ * block of the kernel's own text (whose address a reset may name)
  */
 static struct block *block_of(uint64_t vaddr, uint32_t n)
 {
 	struct slot *slot = slot_of(vaddr);
-	uint32_t i = hash((uint64_t)(uintptr_t)slot ^ ((uint64_t)n << 48), NBLOCKS);
+	uint64_t at = slot ? 0 : vaddr;
+	uint32_t i = hash((uint64_t)(uintptr_t)slot ^ at ^ ((uint64_t)n << 48), NBLOCKS);
 
-	while (blocks[i].used && (blocks[i].slot != slot || blocks[i].n != n))
+	while (blocks[i].used &&
+	       (blocks[i].slot != slot || blocks[i].vaddr != at || blocks[i].n != n))
 		i = (i + 1) % NBLOCKS;
 	if (!blocks[i].used) {
 		if (++nblocks > NBLOCKS / 2) {
@@ -163,9 +180,20 @@ static struct block *block_of(uint64_t vaddr, uint32_t n)
 		}
 		blocks[i].used = true;
 		blocks[i].slot = slot;
+		blocks[i].vaddr = at;
 		blocks[i].n = n;
 	}
 	return &blocks[i];
+}
+
+static bool in_ranges(uint64_t vaddr)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < nvalues; i += 2)
+		if (vaddr == ranges[i] || (vaddr > ranges[i] && vaddr < ranges[i + 1]))
+			return true;
+	return false;
 }
 
 static void block_exec(unsigned int vcpu, void *udata)
@@ -174,6 +202,12 @@ static void block_exec(unsigned int vcpu, void *udata)
 
 	(void)vcpu;
 	if (!b->slot) {
+		if (b->gen != ranges_gen) {
+			b->gen = ranges_gen;
+			b->reset = in_ranges(b->vaddr);
+		}
+		if (b->reset)
+			current = &core_slot;
 		current->under += b->n;
 		return;
 	}
@@ -215,6 +249,20 @@ static void mark(unsigned int vcpu, void *udata)
 	fflush(out);
 }
 
+/* A value for the resets: movabs $VALUE, %rax; then xchg %cx, %cx */
+static void value(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	if (nvalues == 2 * NRANGES) {
+		fprintf(stderr, "insn-count: more than %u reset ranges\n", NRANGES);
+		abort();
+	}
+	ranges[nvalues++] = *(uint64_t *)udata;
+	ranges_gen++;
+}
+
+static const unsigned char value_xchg[] = { 0x66, 0x87, 0xc9 };
+
 /* mov $0x5ec0a7ed, %ebx; then xchg %bx, %bx */
 static const unsigned char mark_mov[] = { 0xbb, 0xed, 0xa7, 0xc0, 0x5e };
 static const unsigned char mark_xchg[] = { 0x66, 0x87, 0xdb };
@@ -238,10 +286,23 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (i = 1; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 
+		struct qemu_plugin_insn *prev = qemu_plugin_tb_get_insn(tb, i - 1);
+		const unsigned char *b = qemu_plugin_insn_data(prev);
+
 		if (insn_is(insn, mark_xchg, sizeof(mark_xchg)) &&
-		    insn_is(qemu_plugin_tb_get_insn(tb, i - 1), mark_mov, sizeof(mark_mov)))
+		    insn_is(prev, mark_mov, sizeof(mark_mov)))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark, QEMU_PLUGIN_CB_NO_REGS,
 							       NULL);
+		if (insn_is(insn, value_xchg, sizeof(value_xchg)) &&
+		    qemu_plugin_insn_size(prev) == 10 && b[0] == 0x48 && b[1] == 0xb8) {
+			uint64_t *v = malloc(sizeof(*v));
+
+			if (!v)
+				abort();
+			memcpy(v, b + 2, sizeof(*v));
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, value, QEMU_PLUGIN_CB_NO_REGS,
+							       v);
+		}
 	}
 }
 
