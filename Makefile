@@ -128,11 +128,12 @@ e2e-siw: modules-siw modules modules-mainline tools
 debug-kernel: tree-mainline
 	@scripts/debug-kernel.sh
 
-## tools: build the rpcrdma-cm user-space command, the test client rpcrdma-call and the test server rpcrdma-serve (no kernel tree needed)
+## tools: build the rpcrdma-cm user-space command, the test client rpcrdma-call, the test server rpcrdma-serve and the cost mode's instruction counter (no kernel tree needed)
 tools:
 	@$(MAKE) -s -C $(TOOL_DIR)
 	@$(MAKE) -s -C $(CALL_DIR)
 	@$(MAKE) -s -C $(SERVE_DIR)
+	@$(MAKE) -s -C tools/testing/nfsrdma/bench/cost
 
 ## kunit: run the KUnit suites under UML with kunit.py, on mainline (7.3)
 kunit: tree-mainline

@@ -77,8 +77,13 @@ ktap_test_pass workload
 logs=("$E2E_OUT/mem-ours-client.log")
 [ "$MODE" = quick ] || logs+=("$E2E_OUT/mem-stock-client.log")
 [ "$MODE" = mem ] || logs+=("$E2E_OUT/bench.log")
+# The latency model's CPU term comes from the committed cost mode results
+# of the same kernel (results-cost, results-cost-7.3), when there are some
+cost=()
+csv=$HERE/results-cost${E2E_KERNEL:+$([ "$E2E_KERNEL" = 6.12 ] || echo "-$E2E_KERNEL")}/cost.csv
+[ ! -s "$csv" ] || cost=(--cost "$csv")
 rc=0
-"$HERE/report.py" "$OUTDIR" "${logs[@]}" --check "$MODE" 2>&1 | sed 's/^/  /' || rc=$?
+"$HERE/report.py" "$OUTDIR" "${logs[@]}" --check "$MODE" "${cost[@]}" 2>&1 | sed 's/^/  /' || rc=$?
 if [ "$rc" = 0 ]; then
 	ktap_test_pass report
 else

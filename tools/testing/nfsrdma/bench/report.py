@@ -43,6 +43,13 @@ US_PER_OCTET = (SEND_LAT[2][1] - SEND_LAT[0][1]) / (SEND_LAT[2][0] - SEND_LAT[0]
 # split evenly between the two (an assumption of this model)
 T_REG_US = 0.3
 T_INV_US = 0.3
+# The CPU term: what a host CPU runs per RPC, measured by the cost mode
+# (make bench COST=1: guest instructions per RPC in every layer but the
+# emulated RNIC, cost.csv), at an assumed 0.3 ns per instruction (a
+# 3.3 GHz core retiring one instruction per cycle; an assumption of this
+# model, kernel code retires one to two). None without a cost.csv.
+NS_PER_INSN = 0.3
+COST = None
 
 
 def matches(logs, regex):
@@ -203,9 +210,36 @@ def aggregate(rows):
             "rdma_write_segs_per_rpc": per("rdwrites"),
             "rpc_octets_per_rpc": round(w["bytes_per_rpc"]),
             "wire_octets_per_rpc": round(med(wire)) if wire else "",
-            "model_us_per_rpc": round(model_us(w), 2),
+            "cpu_insns_per_rpc": cpu_insns(config, step),
+            "model_us_per_rpc": round(model_us(w) + cpu_us(config, step), 2),
         })
     return out
+
+
+def load_cost(path):
+    """{(config, step): host instructions per RPC}: the medians, over its
+    samples, of all but rxe's instructions per RPC in a cost.csv"""
+    per = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            n = int(r["rpcs"])
+            if n > 0:
+                per.setdefault((r["config"], r["step"]), []).append(
+                    (int(r["total"]) - int(r["rxe"])) / n)
+    return {k: statistics.median(v) for k, v in per.items()}
+
+
+def cpu_insns(config, step):
+    """Host instructions per RPC of config and step, "" if not measured"""
+    if COST is None or (config, step) not in COST:
+        return ""
+    return round(COST[(config, step)])
+
+
+def cpu_us(config, step):
+    """The model's CPU term, in us: 0 without a measurement for the step"""
+    n = cpu_insns(config, step)
+    return n * NS_PER_INSN / 1000 if n != "" else 0.0
 
 
 def model_us(w):
@@ -335,8 +369,13 @@ def write_md(path, results, configs, steps, kernel, mem):
            ""]
     if mem:
         md += mem_section(mem)
+    cpu = ("host instructions per RPC x "
+           f"{NS_PER_INSN} ns (measured by the cost mode, make bench COST=1: guest "
+           "instructions per RPC in every layer but the emulated RNIC, at an assumed "
+           f"{NS_PER_INSN} ns each; left out of a step it did not measure) + "
+           if COST is not None else "")
     md += ["## Projected time per RPC on a real fabric, in us: a model, not a measurement", "",
-           f"T = round trips x {RTT_US:.2f} us + registrations x {T_REG_US} us + "
+           f"T = {cpu}round trips x {RTT_US:.2f} us + registrations x {T_REG_US} us + "
            f"synchronous invalidations x {T_INV_US} us + RPC octets x "
            f"{US_PER_OCTET * 1000:.3f} ns, from the counts above. Round trips: the call and "
            "its reply, plus one per read chunk. Constants: one-way Send latency on a "
@@ -547,13 +586,18 @@ def check(results, mode, outdir, mem):
 
 def main():
     args = sys.argv[1:]
+    global COST
     mode = None
+    if "--cost" in args:
+        i = args.index("--cost")
+        COST = load_cost(args[i + 1])
+        del args[i:i + 2]
     if "--check" in args:
         i = args.index("--check")
         mode = args[i + 1]
         del args[i:i + 2]
     if len(args) < 2:
-        sys.exit("usage: report.py OUTDIR LOG... [--check quick|full]")
+        sys.exit("usage: report.py OUTDIR LOG... [--check quick|full] [--cost COST.CSV]")
     outdir, logs = args[0], args[1:]
     rows = parse(logs)
     mem = parse_mem(logs)

