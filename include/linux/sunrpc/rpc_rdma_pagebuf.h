@@ -88,12 +88,12 @@ void __rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
  * @len: how many octets from the start the CPU will read
  *
  * A Receive almost always lands in the first block: that takes one
- * sync, without a call.
+ * sync, without a call. Nothing happens if @pb is not mapped.
  */
 static inline void rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
 						unsigned int len)
 {
-	if (likely(len && len <= pb->pb_sges[0].length))
+	if (likely(len && pb->pb_nsges && len <= pb->pb_sges[0].length))
 		ib_dma_sync_single_for_cpu(pb->pb_device, pb->pb_sges[0].addr,
 					   len, pb->pb_dir);
 	else
@@ -137,12 +137,13 @@ static inline void rpcrdma_pagebuf_to_xdr(const struct rpcrdma_pagebuf *pb,
  * @len: how many octets from the start the device will read or write
  *
  * A transport header, and a short Reply after it, almost always fit in
- * the first block: that takes one sync, without a call.
+ * the first block: that takes one sync, without a call. Nothing happens
+ * if @pb is not mapped.
  */
 static inline void rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
 						   unsigned int len)
 {
-	if (likely(len && len <= pb->pb_sges[0].length))
+	if (likely(len && pb->pb_nsges && len <= pb->pb_sges[0].length))
 		ib_dma_sync_single_for_device(pb->pb_device,
 					      pb->pb_sges[0].addr, len,
 					      pb->pb_dir);
@@ -157,8 +158,9 @@ static inline void rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
  * @src: what to copy
  * @len: how many octets
  *
- * A buffer of one block, the Send buffer of a short Reply, takes the
- * copy inline; see __rpcrdma_pagebuf_copy_to().
+ * @offset + @len must not exceed @pb's length. A buffer of a page or
+ * less, made with kmalloc() (the Send buffer of a short Reply), takes
+ * the copy inline; see __rpcrdma_pagebuf_copy_to().
  */
 static inline void rpcrdma_pagebuf_copy_to(const struct rpcrdma_pagebuf *pb,
 					   unsigned int offset,

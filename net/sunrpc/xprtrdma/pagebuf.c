@@ -284,7 +284,7 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_free);
  * @len: how many octets; @offset + @len must not exceed @pb's length
  *
  * Callers use rpcrdma_pagebuf_copy_to(), which copies inline into a
- * buffer of one block.
+ * buffer of a page or less.
  */
 void __rpcrdma_pagebuf_copy_to(const struct rpcrdma_pagebuf *pb,
 			       unsigned int offset, const void *src,
