@@ -70,7 +70,7 @@ COSTPOSTS = re.compile(r"COSTPOSTS config=(\S+) rpcs=(\d+) server_recvs=(\d+) "
 SPREAD_MAX = 1.0        # % between the samples of a step
 GATE_MAX = 2.0          # % more transport instructions at 4 KiB than stock
 # The functions of the two hot-path changes (cost.md, "Hot paths")
-COPY_FUNCS = ["read_bytes_from_xdr_buf", "rpcrdma_inline_fixup"]
+COPY_FUNCS = ["rpcrdma_reply_copy", "rpcrdma_complete_rqst", "read_bytes_from_xdr_buf"]
 REPOST_FUNCS = ["svc_rdma_recv_buf_repost", "svc_rdma_refresh_recvs",
                 "svc_rdma_release_ctxt", "svc_rdma_recv_ctxt_put",
                 "svc_rdma_wc_receive"]
@@ -342,9 +342,10 @@ def main():
     hp = [s for s in ("write-4k", "read-4k", "write-16k", "read-16k", "create") if s in steps]
     if "stock" in configs and "4k" in configs and hp:
         md += ["Client: the Reply's head and tail copied into the RPC's own buffer "
-               "(rpcrdma_inline_fixup() with sunrpc's read_bytes_from_xdr_buf(); "
-               "instructions per RPC with the memcpy() under them). Octets copied: the "
-               "Reply's octets outside its payload.", "",
+               "(rpcrdma_reply_copy(), from rpcrdma_inline_fixup(), which is inlined into "
+               "rpcrdma_complete_rqst(); sunrpc's read_bytes_from_xdr_buf() when a Reply "
+               "spans blocks; instructions per RPC with the memcpy() under them). Octets "
+               "copied: the Reply's octets outside its payload.", "",
                "| step | Reply octets copied per RPC | " +
                " | ".join(f"{f}, stock / ours" for f in COPY_FUNCS) + " |",
                "|---|---|" + "---|" * len(COPY_FUNCS)]
