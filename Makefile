@@ -282,6 +282,7 @@ clean:
 	@$(MAKE) -s -C $(CALL_DIR) clean
 	@$(MAKE) -s -C $(SERVE_DIR) clean
 	@$(MAKE) -s -C $(WIRESHARK_DIR) clean
+	@$(MAKE) -s -C tools/testing/nfsrdma/bench/cost clean
 
 ## distclean: also remove the kernel tree and the KUnit build
 distclean: clean

@@ -37,7 +37,7 @@ case "${1:-}" in
 --quick) MODE=quick; shift ;;
 --mem) MODE=mem; shift ;;
 --cost) MODE=cost; shift ;;
---cost-quick) MODE=cost-quick; shift ;;
+--cost-quick) MODE='cost-quick'; shift ;;
 esac
 [ $# = 1 ] || { echo "usage: bench.sh [--quick|--mem|--cost|--cost-quick] OUTDIR" >&2; exit 2; }
 OUTDIR=$1

@@ -156,7 +156,7 @@ now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 # over the elapsed time. ms= is that window, so that RPCs per second
 # are taken over the same one; wall= is the elapsed time.
 measure() {
-	local step=$1 count=$2 src=$3 b a t0 t1 out ops ms
+	local step=$1 count=$2 src=$3 b a t0 t1 out ops ms marks
 	shift 3
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
@@ -177,7 +177,12 @@ measure() {
 	else
 		ops=$(awk -v n="$count" -v ms=$ms 'BEGIN { printf "%d", ms ? n * 1000 / ms : 0 }')
 	fi
-	echo "BENCH config=$cfg rep=$rep step=$step count=$count ops_per_s=${ops:-0} ms=$ms wall=$((t1 - t0)) before=$(echo $b | tr ' ' ,) after=$(echo $a | tr ' ' ,)${COST:+ mark=$MARKS rpcs=$(cost_rpcs)}"
+	marks=
+	if [ -n "$COST" ]; then
+		marks=$(cost_rpcs) || fail_scenario "$cfg/$step: no RPC count from the marks"
+		marks=" mark=$MARKS rpcs=$marks"
+	fi
+	echo "BENCH config=$cfg rep=$rep step=$step count=$count ops_per_s=${ops:-0} ms=$ms wall=$((t1 - t0)) before=$(echo $b | tr ' ' ,) after=$(echo $a | tr ' ' ,)$marks"
 }
 
 # The cost mode's marks: /tmp/cost-pre reads the mount's RPC count and
@@ -205,10 +210,10 @@ fio_cmd() {
 # Reply octets the client received between them
 cost_rpcs() {
 	local pre post
-	pre=$(cat /tmp/cost.pre 2>/dev/null) && post=$(cat /tmp/cost.post 2>/dev/null) ||
-		fail_scenario "$cfg/$step: no RPC count from the marks"
+	pre=$(cat /tmp/cost.pre 2>/dev/null) && post=$(cat /tmp/cost.post 2>/dev/null) || return 1
 	rm -f /tmp/cost.pre /tmp/cost.post
 	set -- $pre $post
+	[ $# = 4 ] || return 1
 	echo "$(($3 - $1)) recv=$(($4 - $2))"
 }
 
@@ -272,7 +277,8 @@ cost_posts() {
 		grep -q overrun $I/per_cpu/cpu0/stats && [ "$(awk '$1 == "overrun:" { print $2 }' $I/per_cpu/cpu0/stats)" = 0 ] ||
 			fail_scenario "the posts' trace buffer overran"
 		echo "COSTPOSTS config=$cfg rpcs=$((${a%% *} - ${b%% *})) $out"
-		rmdir $I && echo '-:costpost' >>$T/kprobe_events
+		rmdir $I && echo '-:costpost' >>$T/kprobe_events ||
+			fail_scenario "cannot remove the posts' trace instance and kprobe"
 		run rm -f $MNT/posts
 		run umount $MNT
 	done
@@ -323,4 +329,8 @@ while [ $rep -le $REPEATS ]; do
 	done
 	rep=$((rep + 1))
 done
-[ -z "$COST" ] || cost_posts
+if [ -n "$COST" ]; then
+	cost_posts
+	# how many marks the plugin must have written (cost.py checks)
+	echo "COSTMARKS $MARKS"
+fi

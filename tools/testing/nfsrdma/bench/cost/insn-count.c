@@ -15,6 +15,8 @@
  *	user SELF UNDER	(everything below the kernel's half)
  *	end N TOTAL
  *
+ * and "value V" for each reset value (below) as it arrives.
+ *
  * SELF counts the instructions of the page itself; UNDER those of the
  * kernel's own text (core: not a module) run while that page's code was
  * the last module code to run: the memcpy() or kmalloc() a module
@@ -29,8 +31,10 @@
  * The counts are exact: every translation block adds its number of
  * instructions when it starts, so the figures depend on what the guest
  * executed, not on how fast the host ran it. A block cut short by an
- * exception or interrupt still counts whole: a few instructions per
- * interrupt. An interrupt is counted under the code it interrupted.
+ * exception or interrupt still counts whole, and one that qemu runs
+ * again to finish an I/O access (icount) counts twice: a few
+ * instructions per interrupt or device access. Interrupt entry is a
+ * reset: an interrupt's code counts as the kernel's.
  *
  * Usage: qemu-system-x86_64 -plugin PATH/insn-count.so,out=FILE[,shift=N] ...
  * where the modules' area is counted by 1 << N octets rather than by
@@ -88,6 +92,7 @@ struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb
 						 size_t idx);
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
@@ -259,6 +264,8 @@ static void value(unsigned int vcpu, void *udata)
 	}
 	ranges[nvalues++] = *(uint64_t *)udata;
 	ranges_gen++;
+	/* for the host to check against what the guest sent */
+	fprintf(out, "value %" PRIx64 "\n", *(uint64_t *)udata);
 }
 
 static const unsigned char value_xchg[] = { 0x66, 0x87, 0xc9 };
@@ -273,37 +280,74 @@ static bool insn_is(const struct qemu_plugin_insn *insn, const unsigned char *b,
 	return qemu_plugin_insn_size(insn) == n && !memcmp(qemu_plugin_insn_data(insn), b, n);
 }
 
+/*
+ * The first instruction of a signal pair may end one translation block
+ * and the second begin the next (-icount cuts blocks short when its
+ * budget runs out): the last instruction of each user block, if it is
+ * such a first half, is kept here for the block that starts where it
+ * ends.
+ */
+static struct {
+	uint64_t end;		/* where the next instruction starts */
+	bool mark;		/* a mark's mov, else a value's movabs */
+	uint64_t value;
+} half;
+
+/* Is @insn the first half of a pair? Sets @half from it if so. */
+static bool first_half(const struct qemu_plugin_insn *insn)
+{
+	const unsigned char *b = qemu_plugin_insn_data(insn);
+	size_t len = qemu_plugin_insn_size(insn);
+
+	if (insn_is(insn, mark_mov, sizeof(mark_mov))) {
+		half.mark = true;
+	} else if (len == 10 && b[0] == 0x48 && b[1] == 0xb8) {
+		half.mark = false;
+		memcpy(&half.value, b + 2, sizeof(half.value));
+	} else {
+		return false;
+	}
+	half.end = qemu_plugin_insn_vaddr(insn) + len;
+	return true;
+}
+
+static void second_half(struct qemu_plugin_insn *insn)
+{
+	uint64_t *v;
+
+	if (half.mark && insn_is(insn, mark_xchg, sizeof(mark_xchg))) {
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, mark, QEMU_PLUGIN_CB_NO_REGS, NULL);
+	} else if (!half.mark && insn_is(insn, value_xchg, sizeof(value_xchg))) {
+		v = malloc(sizeof(*v));
+		if (!v)
+			abort();
+		*v = half.value;
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, value, QEMU_PLUGIN_CB_NO_REGS, v);
+	}
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	bool pending;
 
 	(void)id;
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, block_exec, QEMU_PLUGIN_CB_NO_REGS,
 					     block_of(vaddr, (uint32_t)n));
-	if (vaddr >= KERNEL_BASE)
+	if (vaddr >= KERNEL_BASE || !n)
 		return;
-	for (i = 1; i < n; i++) {
+	/* a pair cut in two by the end of the block before */
+	pending = half.end == vaddr;
+	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 
-		struct qemu_plugin_insn *prev = qemu_plugin_tb_get_insn(tb, i - 1);
-		const unsigned char *b = qemu_plugin_insn_data(prev);
-
-		if (insn_is(insn, mark_xchg, sizeof(mark_xchg)) &&
-		    insn_is(prev, mark_mov, sizeof(mark_mov)))
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark, QEMU_PLUGIN_CB_NO_REGS,
-							       NULL);
-		if (insn_is(insn, value_xchg, sizeof(value_xchg)) &&
-		    qemu_plugin_insn_size(prev) == 10 && b[0] == 0x48 && b[1] == 0xb8) {
-			uint64_t *v = malloc(sizeof(*v));
-
-			if (!v)
-				abort();
-			memcpy(v, b + 2, sizeof(*v));
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, value, QEMU_PLUGIN_CB_NO_REGS,
-							       v);
-		}
+		if (pending)
+			second_half(insn);
+		pending = first_half(insn);
 	}
+	if (!pending)
+		half.end = 0;
 }
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
