@@ -280,7 +280,7 @@ cost_posts() {
 		rmdir $I && echo '-:costpost' >>$T/kprobe_events ||
 			fail_scenario "cannot remove the posts' trace instance and kprobe"
 		run rm -f $MNT/posts
-		run umount $MNT
+		nfs_umount $MNT
 	done
 }
 
@@ -325,7 +325,7 @@ while [ $rep -le $REPEATS ]; do
 			run rm -f $MNT/io$bs
 		done
 		run rm -rf $MNT/meta
-		run umount $MNT
+		nfs_umount $MNT
 	done
 	rep=$((rep + 1))
 done

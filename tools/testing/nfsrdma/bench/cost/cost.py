@@ -26,8 +26,8 @@ when the gate fails:
   more than 2%; without it (the short form, COST=quick): a 4 KiB write
   inline at 16 KiB does not spare the transport instructions against a
   read chunk at 4 KiB, or ours posts fewer Receives than Calls;
-- the counts do not add up (a mark missing, layers that do not sum to
-  the plugin's total).
+- the counts are not what the guest sent: a mark missing, reset values
+  the plugin did not get, a step without its RPC count.
 """
 import argparse
 import bisect
@@ -214,8 +214,6 @@ def rows_of(boot, log, counts):
                         row["funcs"][name] = (fs + self, fu + under)
             row[l] += self + under
             row[l + "_self"] += self
-        if sum(row[l] for l in LAYERS) != total:
-            sys.exit(f"{counts}: mark {s['mark']}: the layers do not add up to {total}")
         rows.append(row)
     return rows, posts
 
@@ -492,11 +490,11 @@ def main():
                "what differs is the kernel code they call, see the README): " + ", ".join(noisy)]
     with open(os.path.join(a.outdir, "cost.md"), "w") as f:
         f.write("\n".join(md) + "\n")
-    print(f"cost: {len(rows)} steps counted; largest spreads: " +
+    print(f"# cost: {len(rows)} steps counted; largest spreads: " +
           "; ".join(f"{key} {p:.3f}% ({w})" for key, (p, w) in sorted(worst.items())) +
           f"; report in {a.outdir}/cost.md")
     for f in failures:
-        print(f"cost: gate: {f}")
+        print(f"# cost: gate: {f}")
     return 1 if failures else 0
 
 

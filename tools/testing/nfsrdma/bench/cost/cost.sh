@@ -64,6 +64,6 @@ gate=()
 if [ "$rc" = 0 ]; then
 	ktap_test_pass report
 else
-	ktap_test_fail report "the gate failed, or the counts did not add up"
+	ktap_test_fail report "the gate failed, or the counts are not what the guest sent"
 	exit 1
 fi
