@@ -65,8 +65,8 @@ unsigned int rpcrdma_pagebuf_nblocks(unsigned int len, unsigned int order);
 unsigned int rpcrdma_pagebuf_sge_count(unsigned int len, unsigned int max_sges);
 unsigned int rpcrdma_pagebuf_max_len(unsigned int max_sges);
 unsigned int rpcrdma_pagebuf_fallback_size(unsigned int size);
-bool rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb, unsigned int len,
-			  unsigned int max_sges);
+bool __rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb, unsigned int len,
+			    unsigned int max_sges);
 int rpcrdma_pagebuf_alloc(struct rpcrdma_pagebuf *pb, unsigned int len,
 			  unsigned int max_sges, gfp_t gfp, int node);
 void rpcrdma_pagebuf_free(struct rpcrdma_pagebuf *pb);
@@ -81,6 +81,34 @@ void __rpcrdma_pagebuf_sync_for_cpu(struct rpcrdma_pagebuf *pb,
 				    unsigned int len);
 void __rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
 				       unsigned int len);
+
+/**
+ * rpcrdma_pagebuf_fits - may a buffer be posted as it is
+ * @pb: an allocated buffer, or an empty one
+ * @len: the size every buffer of the connection must have
+ * @max_sges: the most SGEs a buffer may take on the connection's device
+ *
+ * A transport that reconnects keeps the buffers it has when they still
+ * fit: the same size, and no more SGEs than the new QP was created
+ * with (a new device may offer fewer). Every Receive is checked, so a
+ * buffer of one block, which fits on any device, is told without a
+ * call.
+ *
+ * Return: true when @pb is @len octets long, @len is within what
+ * @max_sges SGEs can hold, and @pb takes no more SGEs than
+ * rpcrdma_pagebuf_sge_count(@len, @max_sges).
+ */
+static inline bool rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb,
+					unsigned int len,
+					unsigned int max_sges)
+{
+	if (!pb->pb_head || pb->pb_len != len)
+		return false;
+	/* One block of a page at most: one SGE, on any device */
+	if (likely(!pb->pb_nblocks))
+		return true;
+	return __rpcrdma_pagebuf_fits(pb, len, max_sges);
+}
 
 /**
  * rpcrdma_pagebuf_sync_for_cpu - let the CPU read what the device wrote
@@ -129,6 +157,28 @@ static inline void rpcrdma_pagebuf_to_xdr(const struct rpcrdma_pagebuf *pb,
 	}
 	xdr->buflen = pb->pb_len;
 	xdr->len = len;
+}
+
+/**
+ * rpcrdma_pagebuf_set_xdrlen - change how many octets an xdr_buf holds
+ * @pb: an allocated buffer
+ * @xdr: an xdr_buf that rpcrdma_pagebuf_to_xdr() set up for @pb
+ * @len: how many octets from the start of @pb it holds now
+ *
+ * For a buffer that Receives land in again and again: when @len octets
+ * lie in the head, only the lengths change.
+ */
+static inline void rpcrdma_pagebuf_set_xdrlen(const struct rpcrdma_pagebuf *pb,
+					      struct xdr_buf *xdr,
+					      unsigned int len)
+{
+	if (likely(len <= pb->pb_head_len)) {
+		xdr->head[0].iov_len = len;
+		xdr->page_len = 0;
+		xdr->len = len;
+	} else {
+		rpcrdma_pagebuf_to_xdr(pb, xdr, len);
+	}
 }
 
 /**

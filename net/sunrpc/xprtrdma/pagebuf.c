@@ -135,31 +135,21 @@ unsigned int rpcrdma_pagebuf_fallback_size(unsigned int size)
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_fallback_size);
 
 /**
- * rpcrdma_pagebuf_fits - may a buffer be posted as it is
- * @pb: an allocated buffer, or an empty one
+ * __rpcrdma_pagebuf_fits - rpcrdma_pagebuf_fits() for a buffer of blocks
+ * @pb: an allocated buffer of more than one block
  * @len: the size every buffer of the connection must have
  * @max_sges: the most SGEs a buffer may take on the connection's device
  *
- * A transport that reconnects keeps the buffers it has when they still
- * fit: the same size, and no more SGEs than the new QP was created
- * with (a new device may offer fewer).
- *
- * Return: true when @pb is @len octets long, @len is within what
- * @max_sges SGEs can hold, and @pb takes no more SGEs than
- * rpcrdma_pagebuf_sge_count(@len, @max_sges).
+ * Return: true when @len is within what @max_sges SGEs can hold, and
+ * @pb takes no more SGEs than rpcrdma_pagebuf_sge_count(@len, @max_sges).
  */
-bool rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb, unsigned int len,
-			  unsigned int max_sges)
+bool __rpcrdma_pagebuf_fits(const struct rpcrdma_pagebuf *pb, unsigned int len,
+			    unsigned int max_sges)
 {
-	if (!pb->pb_head || pb->pb_len != len)
-		return false;
-	/* One block of a page at most: one SGE, on any device */
-	if (!pb->pb_nblocks)
-		return true;
 	return len <= rpcrdma_pagebuf_max_len(max_sges) &&
 	       pb->pb_nblocks <= rpcrdma_pagebuf_sge_count(len, max_sges);
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_fits);
+EXPORT_SYMBOL_IF_KUNIT(__rpcrdma_pagebuf_fits);
 
 static void pagebuf_free_pages(struct page **pages, unsigned int npages)
 {
