@@ -91,8 +91,8 @@ void __rpcrdma_pagebuf_sync_for_device(struct rpcrdma_pagebuf *pb,
  * A transport that reconnects keeps the buffers it has when they still
  * fit: the same size, and no more SGEs than the new QP was created
  * with (a new device may offer fewer). Every Receive is checked, so a
- * buffer of one block, which fits on any device, is told without a
- * call.
+ * buffer of a page at most, made with kmalloc() (no page blocks), which
+ * fits on any device, is told without a call.
  *
  * Return: true when @pb is @len octets long, @len is within what
  * @max_sges SGEs can hold, and @pb takes no more SGEs than

@@ -136,7 +136,7 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_pagebuf_fallback_size);
 
 /**
  * __rpcrdma_pagebuf_fits - rpcrdma_pagebuf_fits() for a buffer of blocks
- * @pb: an allocated buffer of more than one block
+ * @pb: an allocated buffer of page blocks (@pb->pb_nblocks is not 0)
  * @len: the size every buffer of the connection must have
  * @max_sges: the most SGEs a buffer may take on the connection's device
  *
