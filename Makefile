@@ -225,13 +225,13 @@ fuzz: deps
 static: tree
 	@scripts/static-checks.sh
 
-## patchset: export the mainline series to out/patchset/mainline and check each patch (SIGNOFF="Name <addr>" signs it; EXPORT_ONLY=1: export without the checks)
+## patchset: export the mainline series to out/patchset/mainline, sent and signed by git's user.name and user.email, and check each posting on its base (DRY_RUN=1: without a sender; EXPORT_ONLY=1: export without the checks)
 patchset: tree-mainline
-	@SERIES_BASE=mainline scripts/patchset.sh $(if $(EXPORT_ONLY),--export-only)
+	@SERIES_BASE=mainline scripts/patchset.sh $(if $(EXPORT_ONLY),--export-only) $(if $(DRY_RUN),--dry-run)
 
 ## patchset-6.12: the same for the 6.12 backport (out/patchset/6.12)
 patchset-6.12: tree-6.12
-	@SERIES_BASE=6.12 scripts/patchset.sh $(if $(EXPORT_ONLY),--export-only)
+	@SERIES_BASE=6.12 scripts/patchset.sh $(if $(EXPORT_ONLY),--export-only) $(if $(DRY_RUN),--dry-run)
 
 # The DKMS package: /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
 DKMS_NAME    := rpcrdma-rfc8797

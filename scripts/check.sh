@@ -324,8 +324,8 @@ lane_two() {
 	series_mainline
 }
 
-series_mainline() { SERIES_BASE=mainline quietly patchset "$TOP/scripts/patchset.sh"; }
-series_6_12() { SERIES_BASE=6.12 quietly patchset-6.12 "$TOP/scripts/patchset.sh"; }
+series_mainline() { SERIES_BASE=mainline quietly patchset "$TOP/scripts/patchset.sh" --dry-run; }
+series_6_12() { SERIES_BASE=6.12 quietly patchset-6.12 "$TOP/scripts/patchset.sh" --dry-run; }
 
 # in_lanes FUNCTION...: run each function as a lane, side by side, and
 # wait for all of them. Each lane is a process group of its own, so that
