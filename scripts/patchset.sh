@@ -121,8 +121,8 @@ after() {
 # mainline tree).
 recipients() {
 	local mbox gm to cc where=$TREE
+	# shellcheck source=/dev/null
 	[ "$SERIES_BASE" = mainline ] || [ ! -r "$MAINLINE_ENV" ] ||
-		# shellcheck source=/dev/null
 		where=$(. "$MAINLINE_ENV" && echo "$MAINLINE_TREE")
 	[ -f "$where/MAINTAINERS" ] || where=$TREE
 	mbox=$(mktemp)
