@@ -30,6 +30,7 @@
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-kbuild.sh"
+. "$(dirname "$0")/lib-apt.sh"
 load_base
 
 DEST=$OUT/patchset/$SERIES_BASE
@@ -88,6 +89,30 @@ for path in paths:
             # a cover letter's shortlog
             lines[i] = name + line[len(placeholder.split(" <")[0]):]
     open(path, "w", encoding="utf-8").write("\n".join(lines))
+PY
+}
+
+# below_the_cut MAIL...: move each paragraph of a commit message that
+# starts with "Stable: " (what we ask of stable, for the maintainers
+# who decide it, as the NFSD entry profile wants) below the mail's
+# "---", where it is read but not committed
+below_the_cut() {
+	python3 - "$@" <<'PY'
+import sys
+
+for path in sys.argv[1:]:
+    text = open(path, encoding="utf-8").read()
+    cut = text.find("\n---\n")
+    if cut < 0:
+        continue
+    head, tail = text[:cut], text[cut + len("\n---\n"):]
+    paras = head.split("\n\n")
+    notes = [p for p in paras if p.startswith("Stable: ")]
+    if not notes:
+        continue
+    head = "\n\n".join(p for p in paras if not p.startswith("Stable: "))
+    text = head + "\n---\n" + "\n\n".join(notes) + "\n\n" + tail
+    open(path, "w", encoding="utf-8").write(text)
 PY
 }
 
@@ -237,7 +262,7 @@ posting_mails() {
 }
 
 export_series() {
-	local name count k=0 i=0 p a me prereq
+	local name count k=0 i=0 p a me prereq mails
 	rm -rf "$DEST"
 	mapfile -t COMMITS < <(tgit rev-list --reverse base..HEAD)
 	[ -n "$(postings)" ] || die "$SERIES has no '#posting NAME' line"
@@ -274,6 +299,10 @@ export_series() {
 		export_posting "$((k + 1))" "${P_NAME[$k]}" "${COMMITS[${P_FIRST[$k]}]}" \
 			"${COMMITS[$((P_FIRST[k] + P_COUNT[k] - 1))]}" "${prereq[@]}"
 	done
+	for k in "${!P_NAME[@]}"; do
+		mapfile -t mails < <(posting_mails "$k")
+		below_the_cut "${mails[@]}"
+	done
 	me=$(sender)
 	if [ -n "$me" ]; then
 		sign_off "$me" "$DEST"/*/*.patch
@@ -288,6 +317,65 @@ export_series() {
 		die "no sender: set git config user.name and user.email (the mails carry them as author and Signed-off-by), or run a dry run (make patchset DRY_RUN=1)"
 	fi
 	echo "# patchset: ${#P_NAME[@]} postings, ${#COMMITS[@]} patches in $DEST"
+}
+
+# The upstream release's own source, as Debian's source package carries
+# it (the .orig tarball, without Debian's patches), kept in $BUILD/orig
+ORIG_DIR=$BUILD/orig
+ORIG=$ORIG_DIR/linux_$(pkg_upstream "$BASE_VERSION").orig.tar.xz
+
+# fetch_orig: download $ORIG with apt-get source (deb-src of sid, which
+# lists every version still in the pool); fails when the archive does
+# not serve it
+fetch_orig() {
+	local apt=$ORIG_DIR/apt
+	[ -s "$ORIG" ] && return
+	mkdir -p "$ORIG_DIR"
+	# (in a subshell: private_apt_setup stops the script when apt fails)
+	(PRIVATE_APT_TYPES=deb-src private_apt_setup "$apt" sid "$(apt_suite)") >/dev/null 2>&1 ||
+		return 1
+	(cd "$ORIG_DIR" && private_apt "$apt" apt-get source -q --download-only --tar-only \
+		"linux=$BASE_VERSION" >/dev/null 2>&1) || true
+	rm -f "$ORIG_DIR"/linux_*.debian.tar.xz "$ORIG_DIR"/linux_*.dsc
+	[ -s "$ORIG" ]
+}
+
+# apt_suite: the suite of the base's source package
+apt_suite() {
+	case $BASE_VERSION in
+	*~bpo12*) echo bookworm-backports ;;
+	*~bpo13*) echo trixie-backports ;;
+	*) echo sid ;;
+	esac
+}
+
+# One KTAP test: every upstream file the series changes is the same in
+# the upstream release (Debian's .orig tarball) as in Debian's tree the
+# checks run on, so what applies and builds here applies to upstream.
+# Skipped, saying so, when the archive does not serve the tarball.
+upstream_files() {
+	local tmp files=() f differ=()
+	if ! fetch_orig; then
+		ktap_test_skip "upstream $UPSTREAM_TAG" \
+			"the archive serves no ${ORIG##*/}: the checks name Debian's tree"
+		return
+	fi
+	mapfile -t files < <(tgit diff --name-only --diff-filter=MD base HEAD)
+	tmp=$(mktemp -d)
+	tar -xJf "$ORIG" -C "$tmp" --strip-components=1 --wildcards \
+		"${files[@]/#/*/}" 2>/dev/null || true
+	for f in "${files[@]}"; do
+		tgit show "base:$f" | cmp -s - "$tmp/$f" || differ+=("$f")
+	done
+	rm -rf "$tmp"
+	if [ "${#differ[@]}" -gt 0 ]; then
+		printf '# differs from %s: %s\n' "${ORIG##*/}" "${differ[@]}"
+		ktap_test_fail "upstream $UPSTREAM_TAG" \
+			"Debian's tree differs from upstream in ${#differ[@]} of the files the series changes"
+	else
+		ktap_test_pass "upstream $UPSTREAM_TAG" \
+			"the ${#files[@]} upstream files the series changes are the same in ${ORIG##*/} as in Debian's tree"
+	fi
 }
 
 # Trace events are laid out as every event in include/trace/events/
@@ -449,8 +537,9 @@ needs_what_it_names() {
 
 check_series() {
 	local k base
-	ktap_set_plan $((3 + ${#P_NAME[@]} + ${#MAILS[@]}))
+	ktap_set_plan $((4 + ${#P_NAME[@]} + ${#MAILS[@]}))
 	whole_series
+	upstream_files
 	# The pristine base, from scratch: the warnings every patch may keep
 	rm -rf "$BUILD/patchset-build-$SERIES_BASE"
 	if ! base=$(build_warnings base "$BUILD/patchset-build-$SERIES_BASE" 2>&1); then
