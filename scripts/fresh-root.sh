@@ -67,7 +67,7 @@ MUST_LACK=(linux-source-6.12 qemu-system-x86 build-essential ibverbs-utils
 BUILD_STEPS=(deps deps-mainline nfs-utils-mountstats tree modules modules-fixes
 	     modules-mainline deps-arm64 modules-arm64 tools-arm64 modules-siw
 	     backport-check tools tools-check wireshark wireshark-check kunit-config
-	     fuzz-build "patchset EXPORT_ONLY=1" "patchset-6.12 EXPORT_ONLY=1"
+	     fuzz-build "patchset EXPORT_ONLY=1 DRY_RUN=1" "patchset-6.12 EXPORT_ONLY=1 DRY_RUN=1"
 	     dkms-tarball deps-test stall-timeout-test)
 [ -z "${FRESH_STEPS:-}" ] || IFS=, read -r -a BUILD_STEPS <<<"$FRESH_STEPS"
 

@@ -143,7 +143,11 @@ after() {
 # b4 picks them: get_maintainer.pl's maintainers and reviewers go in
 # To:, its lists in Cc:. Read from mainline's MAINTAINERS, which has
 # today's addresses, for a backport too (from its own without a
-# mainline tree).
+# mainline tree). Less the NETWORKING [GENERAL] entry, which names
+# everything under net/: sunrpc goes through the NFS trees, and the
+# NFSD entry profile addresses nfsd patches to NFSD's maintainers and
+# reviewers with linux-nfs, not to netdev, whose patchwork would take
+# them up.
 recipients() {
 	local mbox gm to cc where=$TREE
 	# shellcheck source=/dev/null
@@ -153,14 +157,22 @@ recipients() {
 	mbox=$(mktemp)
 	tgit format-patch -q --stdout "$1^..$2" >"$mbox"
 	gm=(perl scripts/get_maintainer.pl --nogit --nogit-fallback
-	    --nogit-chief-penguins --norolestats --separator ', ')
+	    --nogit-chief-penguins --rolestats)
 	# (it asks git about Fixes: ids our trees do not have: quiet)
 	to=$(cd "$where" && "${gm[@]}" --nol "$mbox" 2>/dev/null) ||
 		die "get_maintainer.pl failed on $1..$2"
 	cc=$(cd "$where" && "${gm[@]}" --nom --nor "$mbox" 2>/dev/null) ||
 		die "get_maintainer.pl failed on $1..$2"
 	rm -f "$mbox"
-	printf '%s\t%s\n' "$to" "$cc"
+	printf '%s\t%s\n' "$(printf '%s\n' "$to" | not_netdev)" \
+		"$(printf '%s\n' "$cc" | not_netdev)"
+}
+
+# not_netdev: get_maintainer.pl's lines with roles on stdin, one
+# comma-separated line out, without the roles and the NETWORKING
+# [GENERAL] entry's people and list
+not_netdev() {
+	grep -v 'NETWORKING \[GENERAL\]' | sed 's/ (.*)$//' | paste -s -d, | sed 's/,/, /g' || true
 }
 
 # export_posting K NAME FIRST LAST PREREQ...: mail the commits
@@ -282,6 +294,9 @@ export_series() {
 		[ "$count" -gt 0 ] || die "$SERIES: posting '$name' is empty"
 		[ "$count" -le 15 ] || [ "$SERIES_BASE" != mainline ] ||
 			die "$SERIES: posting '$name' has $count patches; a posting is at most 15"
+		for p in "${P_NAME[@]}"; do
+			[ "$p" != "$name" ] || die "$SERIES: two postings are named '$name'"
+		done
 		P_NAME+=("$name")
 		P_FIRST+=("$i")
 		P_COUNT+=("$count")
@@ -314,7 +329,7 @@ export_series() {
 			"so the mails keep the placeholder '$PLACEHOLDER'"
 	else
 		rm -rf "$DEST"
-		die "no sender: set git config user.name and user.email (the mails carry them as author and Signed-off-by), or run a dry run (make patchset DRY_RUN=1)"
+		die "no sender: set git config user.name and user.email (the mails carry them as author and Signed-off-by), or run a dry run (DRY_RUN=1)"
 	fi
 	echo "# patchset: ${#P_NAME[@]} postings, ${#COMMITS[@]} patches in $DEST"
 }
@@ -405,14 +420,20 @@ checkpatch_of() {
 # the mails onto it; on failure print, as KTAP diagnostics, which mail
 # did not apply and why, and fail
 am_onto_base() {
+	# (called in conditions, where errexit does not hold: each step
+	# stops the script itself, so that git am never runs on a stale tree)
 	if [ ! -d "$AMTREE" ] || ! git -C "$AMTREE" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 		rm -rf "$AMTREE"
-		tgit worktree prune
-		tgit worktree add -q --detach "$AMTREE" base
+		tgit worktree prune || die "git worktree prune failed in $TREE"
+		tgit worktree add -q --detach "$AMTREE" base ||
+			die "cannot add the worktree $AMTREE"
 	fi
 	git -C "$AMTREE" am --abort >/dev/null 2>&1 || true
-	git -C "$AMTREE" checkout -q -f --detach base
-	git -C "$AMTREE" clean -q -f -d -x
+	git -C "$AMTREE" checkout -q -f --detach base ||
+		die "cannot check out the base in $AMTREE"
+	git -C "$AMTREE" clean -q -f -d -x || die "cannot clean $AMTREE"
+	[ "$(git -C "$AMTREE" rev-parse HEAD)" = "$(tgit rev-parse base)" ] ||
+		die "$AMTREE is not at the base"
 	if ! git -C "$AMTREE" am -q "$@" >"$AMTREE.log" 2>&1; then
 		sed -e '/^hint: /d' -e 's/^/# /' "$AMTREE.log"
 		git -C "$AMTREE" am --abort >/dev/null 2>&1 || true
@@ -455,8 +476,10 @@ on_what() {
 check_patch() {
 	local n=$1 c=$2 mail=$3 base=$4 what new waived=
 	what="patch $n ($(tgit log -1 --format=%s "$c"))"
-	checkpatch_of "$mail" >"$BUILD/checkpatch.out"
-	new=$(cat "$BUILD/checkpatch.out")
+	# (not in $(...): checkpatch_of sets WAIVED; a file per series, as
+	# make check runs both at once)
+	checkpatch_of "$mail" >"$BUILD/checkpatch-$SERIES_BASE.out"
+	new=$(cat "$BUILD/checkpatch-$SERIES_BASE.out")
 	if [ -n "$new" ]; then
 		printf '%s\n' "$new" | sed 's/^/# /'
 		ktap_test_fail "$what" "checkpatch --strict is not clean"
@@ -531,7 +554,7 @@ needs_what_it_names() {
 			"posting ${P_NAME[$best]} applies without $drop, which its cover names"
 	else
 		ktap_test_pass "a missing predecessor is refused" \
-			"posting ${P_NAME[$best]} without $drop: git am stops at $(sed -n 's/^Patch failed at \([0-9]*\) .*/patch \1/p' "$AMTREE.log")"
+			"posting ${P_NAME[$best]} without $drop: git am stops at \"$(sed -n 's/^Patch failed at [0-9]* //p' "$AMTREE.log")\""
 	fi
 }
 
