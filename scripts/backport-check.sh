@@ -9,7 +9,10 @@
 # the 6.12 side). git range-diff then pairs the commits by what they
 # change and shows, per pair, how the 6.12 patch differs. A pair that
 # differs in its code must say how in a "[ 6.12: ... ]" note of the
-# 6.12 commit message; apart from that note the messages must match; a
+# 6.12 commit message; apart from that note, the "[ Upstream commit:
+# ... ]" line of a stable backport and the "Stable: " paragraphs of a
+# mainline fix (what we ask of stable, which the mails carry below the
+# cut) the messages must match; a
 # 6.12 patch with no mainline counterpart must say "6.12 only" in its
 # note, and every mainline patch must be in the 6.12 series. Prints
 # KTAP: one case per 6.12 patch and one per mainline patch missing.
@@ -51,7 +54,7 @@ subject = " ".join(subject.group(1).split()) if subject else "?"
 body, _, diff = rest.partition("\n---\n")
 note, msg, innote = [], [], False
 for line in body.split("\n"):
-    if line.startswith("[ 6.12"):
+    if line.startswith("[ 6.12") or line.startswith("[ Upstream commit"):
         innote = True
     (note if innote else msg).append(line)
     if innote and line.rstrip().endswith("]"):
@@ -60,7 +63,9 @@ diff = diff[diff.find("diff --git"):] if "diff --git" in diff else ""
 diff = "\n".join(l for l in diff.split("\n") if not l.startswith("index "))
 diff = re.sub(r"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@.*$", "@@", diff, flags=re.M)
 open(f"{out}/subject", "w").write(subject + "\n")
-msg = re.sub(r"\n{3,}", "\n\n", "\n".join(msg).strip("\n"))
+msg = "\n\n".join(p for p in "\n".join(msg).split("\n\n")
+                  if not p.startswith("Stable: "))
+msg = re.sub(r"\n{3,}", "\n\n", msg.strip("\n"))
 open(f"{out}/message", "w").write(msg + "\n")
 open(f"{out}/note", "w").write("\n".join(note).strip("\n") + "\n" if note else "")
 open(f"{out}/diff", "w").write(diff)
