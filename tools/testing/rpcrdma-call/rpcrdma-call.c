@@ -1423,11 +1423,11 @@ static int cmd_call(int argc, char **argv)
 				       OPT_RDMA_VERSION, OPT_RDMA_PROC, OPT_PZRC,
 				       OPT_READ_SKEW, OPT_READ_CHUNK_LEN, 0 };
 	const struct call_desc *calls[CALLS_MAX];
-	struct caller *c;
+	struct caller *c, fresh;
 	struct pdata_out out;
 	struct call_args ca = { .rdma_version = -1, .rdma_proc = -1 };
 	struct cmd_args a;
-	int i, n = 0, ms, rc;
+	int i, n = 0, ms, rc, try;
 	const char *port;
 	u32 xid;
 
@@ -1505,13 +1505,22 @@ static int cmd_call(int argc, char **argv)
 	c->post_size = ca.have_post_size ? ca.post_size :
 		       rpcrdma_cm_size_clamp(out.local.recv_size);
 
-	rc = probe_open(&c->p);
-	if (!rc)
-		rc = probe_resolve(&c->p, a.argv[0], port, ms);
-	if (!rc)
-		rc = caller_setup(c);
-	if (!rc)
-		rc = probe_establish(&c->p, &out, ms);
+	/* What caller_release() leaves for another try: the arguments */
+	fresh = *c;
+	for (try = 1; ; try++) {
+		c->p.retry_addr_in_use = try < PROBE_CONNECT_TRIES;
+		rc = probe_open(&c->p);
+		if (!rc)
+			rc = probe_resolve(&c->p, a.argv[0], port, ms);
+		if (!rc)
+			rc = caller_setup(c);
+		if (!rc)
+			rc = probe_establish(&c->p, &out, ms);
+		if (rc != PROBE_ADDR_IN_USE)
+			break;
+		caller_release(c);
+		*c = fresh;
+	}
 	if (!rc) {
 		xid = (u32)getpid() << 16 ^ (u32)time(NULL);
 		for (i = 0; i < n; i++) {

@@ -387,6 +387,8 @@ int probe_establish(struct probe *p, const struct pdata_out *out,
 		 * is bounded by --timeout.
 		 */
 		rc = errno;
+		if (rc == EADDRINUSE && p->retry_addr_in_use)
+			return PROBE_ADDR_IN_USE;
 		snprintf(detail, sizeof(detail), "rdma_connect: %s", strerror(rc));
 		switch (rc) {
 		case ECONNREFUSED:

@@ -7,6 +7,7 @@
 #ifndef _RPCRDMA_CM_CONN_H
 #define _RPCRDMA_CM_CONN_H
 
+#include <errno.h>
 #include <netdb.h>
 #include <signal.h>
 #include <rdma/rdma_cma.h>
@@ -35,7 +36,20 @@ struct probe {
 	struct rdma_cm_id		*id;
 	struct addrinfo			*ai;
 	bool				qp;
+	/* probe_establish() returns PROBE_ADDR_IN_USE, saying nothing */
+	bool				retry_addr_in_use;
 };
+
+/*
+ * soft-iWARP binds the TCP socket of a connect to the port the RDMA CM
+ * chose for the id, from a port space of the CM's own, so a port that
+ * the TCP stack has bound already fails rdma_connect() with EADDRINUSE.
+ * Another id gets another port: a caller that sets retry_addr_in_use
+ * starts over with a new one, PROBE_CONNECT_TRIES times in all, the
+ * last without it so that a lasting failure is reported.
+ */
+#define PROBE_ADDR_IN_USE	(-EADDRINUSE)
+#define PROBE_CONNECT_TRIES	5
 
 /* Set by SIGINT or SIGTERM once catch_signals() has run */
 extern volatile sig_atomic_t stop_requested;

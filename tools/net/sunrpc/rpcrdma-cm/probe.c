@@ -30,7 +30,7 @@ int cmd_probe(int argc, char **argv)
 	struct pdata_out out;
 	struct cmd_args a;
 	const char *port;
-	int ms, rc;
+	int ms, rc, try;
 
 	parse_cmd_args("probe", argc, argv, &rpcrdma_cm_opts, allowed, &a, NULL);
 	if (a.argc < 1 || a.argc > 2)
@@ -41,11 +41,18 @@ int cmd_probe(int argc, char **argv)
 		usage_error("probe: --timeout must be at least 1 second");
 	ms = (a.timeout > 0 ? a.timeout : DEFAULT_TIMEOUT) * 1000;
 
-	rc = probe_open(&p);
-	if (!rc)
-		rc = probe_resolve(&p, a.argv[0], port, ms);
-	if (!rc)
-		rc = probe_connect(&p, &out, ms);
+	for (try = 1; ; try++) {
+		memset(&p, 0, sizeof(p));
+		p.retry_addr_in_use = try < PROBE_CONNECT_TRIES;
+		rc = probe_open(&p);
+		if (!rc)
+			rc = probe_resolve(&p, a.argv[0], port, ms);
+		if (!rc)
+			rc = probe_connect(&p, &out, ms);
+		if (rc != PROBE_ADDR_IN_USE)
+			break;
+		probe_release(&p);
+	}
 	if (!rc) {
 		/* Leave as a well-behaved client would */
 		rdma_disconnect(p.id);
