@@ -413,6 +413,37 @@ check_disk() {
 		die "make check needs about $CHECK_DISK_GIB GiB for $BUILD, and has $((free + used)) (free it, or set CHECK_DISK_GIB)"
 }
 
+# disk_watch: in the background for the whole run, the most the file
+# system of build/ held beyond what it held at the start (every 10 s,
+# apt's installations included), with the time of that peak and, at each
+# new peak 256 MiB above the last one noted, what build/'s entries held
+# then: the figure CHECK_DISK_GIB stands for, measured
+disk_watch() {
+	local start used peak=0 noted=0
+	start=$(df -P -k "$BUILD" | awk 'NR == 2 { print $3 }')
+	while sleep 10; do
+		used=$(df -P -k "$BUILD" | awk 'NR == 2 { print $3 }')
+		[ $((used - start)) -gt "$peak" ] || continue
+		peak=$((used - start))
+		echo "$peak $SECONDS" >"$LOGDIR/disk-peak"
+		[ $((peak - noted)) -ge 262144 ] || continue
+		noted=$peak
+		{
+			echo "# $((peak / 1024)) MiB beyond the start at ${SECONDS}s"
+			du -s -x -m "$BUILD"/* "$BUILD"/fresh-root/root/root/project/build/* 2>/dev/null | sort -n | tail -n 25
+		} >"$LOGDIR/disk-peak.du"
+	done
+}
+
+# disk_peak: the summary's line of what disk_watch saw
+disk_peak() {
+	local peak at
+	read -r peak at <"$LOGDIR/disk-peak" 2>/dev/null || return 0
+	printf '# disk: at most %d.%d GiB beyond the start, %dm%02ds in (what build/ held: %s)\n' \
+		$((peak / 1048576)) $((peak % 1048576 * 10 / 1048576)) $((at / 60)) $((at % 60)) \
+		"$LOGDIR/disk-peak.du"
+}
+
 fresh_root_skipped() {
 	ktap_set_plan 1
 	ktap_test_skip fresh-root "already inside a fresh root"
@@ -426,6 +457,9 @@ main() {
 
 	step disk check_disk || { step_failed disk "$(tail -n 1 "$LOGDIR/disk.log")"; summary; }
 	step_passed disk
+	rm -f "$LOGDIR/disk-peak" "$LOGDIR/disk-peak.du"
+	disk_watch &
+	DISK_WATCH=$!
 	step deps make -s -C "$TOP" deps || { step_failed deps "$(why_failed deps)"; summary; }
 	step_passed deps
 	step deps-mainline make -s -C "$TOP" deps-mainline ||
@@ -565,6 +599,8 @@ summary() {
 		awk '{ printf "# time %s: %dm%02ds\n", $1, $2 / 60, $2 % 60 }' "$LOGDIR/times"
 	echo "# time make check: $((SECONDS / 60))m$((SECONDS % 60))s"
 	over_budget
+	[ -z "${DISK_WATCH:-}" ] || kill "$DISK_WATCH" 2>/dev/null || true
+	disk_peak
 	echo "# logs: $LOGDIR"
 	total=$(wc -l <"$RESULTS" 2>/dev/null || echo 0)
 	{
