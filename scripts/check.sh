@@ -420,6 +420,8 @@ check_disk() {
 # then: the figure CHECK_DISK_GIB stands for, measured
 disk_watch() {
 	local start used peak=0 noted=0
+	# a reading that fails (a file gone under du) is no reason to stop
+	set +e +o pipefail
 	start=$(df -P -k "$BUILD" | awk 'NR == 2 { print $3 }')
 	while sleep 10; do
 		used=$(df -P -k "$BUILD" | awk 'NR == 2 { print $3 }')
