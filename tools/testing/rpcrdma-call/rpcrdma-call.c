@@ -225,7 +225,7 @@ static const char usage_text[] =
 "  [--read-chunks N] [--inline-pad BYTES] [--write BYTES]\n"
 "  [--lookups N] [--write-copy FILE] [--rdma-version N] [--rdma-proc N]\n"
 "  [--pzrc] [--read-skew BYTES] [--read-chunk-len BYTES]\n"
-"  [--timeout SECONDS]\n"
+"  [--timeout SECONDS] [--count N] [--hold SECONDS]\n"
 "      Act as a minimal RPC-over-RDMA version 1 client (RFC 8166): connect\n"
 "      as probe does, post Receive buffers of exactly our Receive Size,\n"
 "      send one RPC inline in an RDMA_MSG without chunks, and report\n"
@@ -277,6 +277,11 @@ static const char usage_text[] =
 "      chunk before, or a misaligned position, which a server must\n"
 "      refuse. --read-chunk-len: BYTES (1..64, default 4) in each Read\n"
 "      chunk; the next one's position counts its XDR roundup.\n"
+"      --count: open N (1..1024) connections one after another, each\n"
+"      making its calls before the next opens; --hold: then keep them\n"
+"      all this long (or until SIGINT or SIGTERM) before leaving, so\n"
+"      that what a server keeps per connection can be measured. A\n"
+"      connection the server ends while held is an error (status 5).\n"
 "      Default timeout: 10 seconds per step and per call.\n"
 "\n"
 "Options:\n"
@@ -292,7 +297,8 @@ static const char usage_text[] =
 "\n"
 "JSON keys:\n"
 "  one object per event, one per line; 'event' is established, error,\n"
-"  sent, reply, recv_error, send_error, disconnected or not_sent.\n"
+"  sent, reply, recv_error, send_error, disconnected, not_sent, held\n"
+"  (connections seconds) or warning.\n"
 "  Every call event has call (readdir, create, null) and xid.\n"
 "             sent: send_len reply_size [reply_chunk_segments]\n"
 "             [create_name] [read_chunks inline_pad read_chunk_len\n"
@@ -337,6 +343,7 @@ void print_usage(void)
 
 #define CALL_RECVS		QP_DEPTH	/* Receives posted, and credits asked */
 #define CALLS_MAX		2		/* the call and --then-null */
+#define CALL_COUNT_MAX		1024		/* --count: 4 descriptors each */
 #define CALL_SEND_MAX		4096		/* room for a call with 128 Reply
 					 * chunk segments, about 2.3 KB */
 #define REPLY_SIZE_DEFAULT	8192
@@ -1412,6 +1419,77 @@ static void caller_disconnect(struct caller *c, int ms)
 	}
 }
 
+/* Connect @c, starting over from @fresh while soft-iWARP finds the port in use */
+static int caller_connect(struct caller *c, const struct caller *fresh,
+			  const char *host, const char *port,
+			  const struct pdata_out *out, int ms)
+{
+	int rc, try;
+
+	for (try = 1; ; try++) {
+		c->p.retry_addr_in_use = try < PROBE_CONNECT_TRIES;
+		rc = probe_open(&c->p);
+		if (!rc)
+			rc = probe_resolve(&c->p, host, port, ms);
+		if (!rc)
+			rc = caller_setup(c);
+		if (!rc)
+			rc = probe_establish(&c->p, out, ms);
+		if (rc != PROBE_ADDR_IN_USE)
+			return rc;
+		caller_release(c);
+		*c = *fresh;
+	}
+}
+
+/*
+ * --hold: keep the @n connections of @cs for @s seconds, or until a stop
+ * signal. A connection that the server ends meanwhile is reported and
+ * ends the hold.
+ */
+static int callers_hold(struct caller *cs, int n, int s)
+{
+	static struct pollfd pfd[CALL_COUNT_MAX];
+	long long deadline = now_ms() + (long long)s * 1000;
+	struct rdma_cm_event *ev;
+	char detail[160];
+	struct out_rec r;
+	int i, rc;
+
+	out_begin(&r);
+	out_str(&r, "event", "held");
+	out_num(&r, "connections", n);
+	out_num(&r, "seconds", s);
+	out_print(&r);
+	fflush(stdout);
+	for (i = 0; i < n; i++) {
+		pfd[i].fd = cs[i].p.ch->fd;
+		pfd[i].events = POLLIN;
+	}
+	while (!stop_requested && now_ms() < deadline) {
+		rc = poll_channels(pfd, n, (int)(deadline - now_ms()));
+		if (rc == -EINTR || rc == 0)
+			continue;
+		if (rc < 0)
+			return local_failure("waiting", -rc);
+		for (i = 0; i < n; i++) {
+			if (!(pfd[i].revents & POLLIN))
+				continue;
+			if (rdma_get_cm_event(cs[i].p.ch, &ev))
+				return local_failure("rdma_get_cm_event", errno);
+			snprintf(detail, sizeof(detail),
+				 "connection %d of %d: %s (status %d) while held",
+				 i + 1, n, rdma_event_str(ev->event), ev->status);
+			if (ev->event == RDMA_CM_EVENT_DISCONNECTED)
+				cs[i].disconnected = true;
+			rdma_ack_cm_event(ev);
+			report_error("unreachable", detail);
+			return EXIT_UNREACHABLE;
+		}
+	}
+	return 0;
+}
+
 static int cmd_call(int argc, char **argv)
 {
 	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_REMOTE_INV,
@@ -1421,13 +1499,14 @@ static int cmd_call(int argc, char **argv)
 				       OPT_READ_CHUNKS, OPT_INLINE_PAD,
 				       OPT_WRITE, OPT_LOOKUPS, OPT_WRITE_COPY,
 				       OPT_RDMA_VERSION, OPT_RDMA_PROC, OPT_PZRC,
-				       OPT_READ_SKEW, OPT_READ_CHUNK_LEN, 0 };
+				       OPT_READ_SKEW, OPT_READ_CHUNK_LEN, OPT_COUNT,
+				       OPT_HOLD, 0 };
 	const struct call_desc *calls[CALLS_MAX];
-	struct caller *c, fresh;
+	struct caller *c, fresh, *cs;
 	struct pdata_out out;
 	struct call_args ca = { .rdma_version = -1, .rdma_proc = -1 };
 	struct cmd_args a;
-	int i, n = 0, ms, rc, try;
+	int i, n = 0, ms, rc = 0, k, count, up;
 	const char *port;
 	u32 xid;
 
@@ -1476,11 +1555,20 @@ static int cmd_call(int argc, char **argv)
 	build_pdata(NULL, &a, PDATA_MAX_CONNECT, &out);
 	if (!a.timeout)
 		usage_error("--timeout must be at least 1 second");
+	if (!a.count || a.count > CALL_COUNT_MAX)
+		usage_error("--count takes 1..%d", CALL_COUNT_MAX);
+	if (a.count > 1 && ca.write_copy)
+		usage_error("--write-copy goes with one connection");
 	ms = (a.timeout > 0 ? a.timeout : DEFAULT_TIMEOUT) * 1000;
+	count = a.count > 0 ? a.count : 1;
 
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	cs = calloc(count, sizeof(*cs));
+	if (!c || !cs) {
+		free(c);
+		free(cs);
 		return local_failure("memory", ENOMEM);
+	}
 	c->rchunk.segs = ca.reply_chunk;
 	c->rdchunks.count = ca.read_chunks;
 	c->rdchunks.pad = ca.inline_pad;
@@ -1498,6 +1586,7 @@ static int cmd_call(int argc, char **argv)
 		rc = save_write_data(ca.write_copy, c->wargs.size);
 		if (rc) {
 			free(c);
+			free(cs);
 			return rc;
 		}
 	}
@@ -1505,36 +1594,37 @@ static int cmd_call(int argc, char **argv)
 	c->post_size = ca.have_post_size ? ca.post_size :
 		       rpcrdma_cm_size_clamp(out.local.recv_size);
 
-	/* What caller_release() leaves for another try: the arguments */
+	/* What each connection starts from, and caller_release() leaves
+	 * for another try: the arguments
+	 */
 	fresh = *c;
-	for (try = 1; ; try++) {
-		c->p.retry_addr_in_use = try < PROBE_CONNECT_TRIES;
-		rc = probe_open(&c->p);
-		if (!rc)
-			rc = probe_resolve(&c->p, a.argv[0], port, ms);
-		if (!rc)
-			rc = caller_setup(c);
-		if (!rc)
-			rc = probe_establish(&c->p, &out, ms);
-		if (rc != PROBE_ADDR_IN_USE)
-			break;
-		caller_release(c);
+	free(c);
+	if (a.hold > 0)
+		catch_signals();
+	xid = (u32)getpid() << 16 ^ (u32)time(NULL);
+	for (k = 0, up = 0; k < count && !rc && !stop_requested; k++) {
+		c = &cs[k];
 		*c = fresh;
-	}
-	if (!rc) {
-		xid = (u32)getpid() << 16 ^ (u32)time(NULL);
-		for (i = 0; i < n; i++) {
-			int r = call_one(c, i, calls[i], xid + i,
+		rc = caller_connect(c, &fresh, a.argv[0], port, &out, ms);
+		if (rc)
+			break;
+		up++;
+		for (i = 0; !rc && i < n; i++) {
+			int r = call_one(c, i, calls[i], xid + k * CALLS_MAX + i,
 					 ca.have_reply_size ? ca.reply_size :
 					 REPLY_SIZE_DEFAULT, ms);
 
 			if (r && !rc)
 				rc = r;
 		}
-		caller_disconnect(c, ms);
 	}
-	caller_release(c);
-	free(c);
+	if (!rc && !stop_requested && a.hold > 0)
+		rc = callers_hold(cs, up, a.hold);
+	for (i = 0; i < up; i++)
+		caller_disconnect(&cs[i], ms);
+	for (i = 0; i < count; i++)
+		caller_release(&cs[i]);
+	free(cs);
 	return rc;
 }
 

@@ -85,8 +85,11 @@ expect_exit "--reply-size with --proc write" 2 'applies to --proc readdir and cr
 expect_exit "--none with --recv" 2 'only one of' -- 192.0.2.1 --none --recv 64K
 expect_exit "--raw over 56 octets" 2 'at most 56' -- 192.0.2.1 --raw "$(zeros 57)"
 expect_exit "--timeout 0" 2 'at least 1 second' -- 192.0.2.1 --timeout 0
-expect_exit "option of another command" 2 "'--count' does not apply" \
-	-- 192.0.2.1 --count 1
+expect_exit "--count 0" 2 'takes 1..1024' -- 192.0.2.1 --count 0
+expect_exit "--count over 1024" 2 'takes 1..1024' -- 192.0.2.1 --count 1025
+expect_exit "--write-copy with --count" 2 'goes with one connection' \
+	-- 192.0.2.1 --proc write --write-copy /dev/null --count 2
+expect_exit "--hold not a number" 2 'expected a whole number' -- 192.0.2.1 --hold soon
 no_device_case "no RDMA device" 192.0.2.1 --timeout 2
 if "$CM" --help | tr '\n' ' ' | grep -q 'HOST \[PORT\].*--proc readdir|create|null|write'; then
 	ktap_test_pass "--help describes the options"

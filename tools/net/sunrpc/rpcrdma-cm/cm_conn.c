@@ -157,6 +157,22 @@ const char *addr_string(struct sockaddr *sa, char *buf, size_t size)
 }
 
 /*
+ * Wait up to @ms milliseconds (-1: forever) until one of the @n
+ * descriptors in @pfd is readable. Returns how many are, 0 when the
+ * time ran out, -EINTR on a stop signal, or another negative errno.
+ */
+int poll_channels(struct pollfd *pfd, int n, int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (ms % 1000) * 1000000L };
+	int rc;
+
+	rc = ppoll(pfd, n, ms < 0 ? NULL : &ts,
+		   signals_caught ? &wait_mask : NULL);
+	return rc < 0 ? -errno : rc;
+}
+
+/*
  * Wait up to @ms milliseconds (-1: forever) for the next CM event.
  * Returns 0 with *@ev set, -ETIMEDOUT, -EINTR on a stop signal, or
  * another negative errno.
@@ -165,14 +181,11 @@ int next_event(struct rdma_event_channel *ch, int ms,
 	       struct rdma_cm_event **ev)
 {
 	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
-	struct timespec ts = { .tv_sec = ms / 1000,
-			       .tv_nsec = (ms % 1000) * 1000000L };
 	int rc;
 
-	rc = ppoll(&pfd, 1, ms < 0 ? NULL : &ts,
-		   signals_caught ? &wait_mask : NULL);
+	rc = poll_channels(&pfd, 1, ms);
 	if (rc < 0)
-		return -errno;
+		return rc;
 	if (rc == 0)
 		return -ETIMEDOUT;
 	if (rdma_get_cm_event(ch, ev))

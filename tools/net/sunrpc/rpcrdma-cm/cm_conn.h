@@ -58,6 +58,8 @@ void catch_signals(void);
 void build_pdata(const char *cmd, const struct cmd_args *a,
 		 size_t max, struct pdata_out *out);
 const char *addr_string(struct sockaddr *sa, char *buf, size_t size);
+struct pollfd;
+int poll_channels(struct pollfd *pfd, int n, int ms);
 int next_event(struct rdma_event_channel *ch, int ms,
 	       struct rdma_cm_event **ev);
 int create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,

@@ -20,17 +20,120 @@
 #include <rdma/rdma_cma.h>
 
 #include "cm_conn.h"
+#include "output.h"
+
+/* Most connections --count opens: 3 descriptors each, under 4096 */
+#define PROBE_COUNT_MAX		1024
+
+/* Connect @p, starting over while soft-iWARP finds the port in use */
+static int probe_one(struct probe *p, const char *host, const char *port,
+		     const struct pdata_out *out, int ms)
+{
+	int rc, try;
+
+	for (try = 1; ; try++) {
+		memset(p, 0, sizeof(*p));
+		p->retry_addr_in_use = try < PROBE_CONNECT_TRIES;
+		rc = probe_open(p);
+		if (!rc)
+			rc = probe_resolve(p, host, port, ms);
+		if (!rc)
+			rc = probe_connect(p, out, ms);
+		if (rc != PROBE_ADDR_IN_USE)
+			return rc;
+		probe_release(p);
+	}
+}
+
+/*
+ * Keep the @n connections of @ps for @s seconds, or until a stop signal.
+ * A connection the server ends meanwhile is reported and ends the hold.
+ */
+static int probe_hold(struct probe *ps, int n, int s)
+{
+	static struct pollfd pfd[PROBE_COUNT_MAX];
+	struct rdma_cm_event *ev;
+	struct timespec start;
+	char detail[160];
+	struct out_rec r;
+	int i, rc, left;
+
+	out_begin(&r);
+	out_str(&r, "event", "held");
+	out_num(&r, "connections", n);
+	out_num(&r, "seconds", s);
+	out_print(&r);
+	fflush(stdout);
+	for (i = 0; i < n; i++) {
+		pfd[i].fd = ps[i].ch->fd;
+		pfd[i].events = POLLIN;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!stop_requested) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = s * 1000 - (int)((now.tv_sec - start.tv_sec) * 1000 +
+					(now.tv_nsec - start.tv_nsec) / 1000000);
+		if (left <= 0)
+			return 0;
+		rc = poll_channels(pfd, n, left);
+		if (rc == -EINTR || rc == 0)
+			continue;
+		if (rc < 0) {
+			report_error("local", strerror(-rc));
+			return EXIT_LOCAL;
+		}
+		for (i = 0; i < n; i++) {
+			if (!(pfd[i].revents & POLLIN))
+				continue;
+			if (rdma_get_cm_event(ps[i].ch, &ev)) {
+				report_error("local", strerror(errno));
+				return EXIT_LOCAL;
+			}
+			snprintf(detail, sizeof(detail),
+				 "connection %d of %d: %s (status %d) while held",
+				 i + 1, n, rdma_event_str(ev->event), ev->status);
+			rdma_ack_cm_event(ev);
+			report_error("unreachable", detail);
+			return EXIT_UNREACHABLE;
+		}
+	}
+	return 0;
+}
+
+/* Leave as a well-behaved client would: disconnect, await the answers */
+static void probe_leave(struct probe *ps, int n, int ms)
+{
+	struct rdma_cm_event *ev;
+	int i, late = 0;
+
+	for (i = 0; i < n; i++)
+		rdma_disconnect(ps[i].id);
+	for (i = 0; i < n; i++) {
+		if (!late && next_event(ps[i].ch, ms, &ev) == 0) {
+			rdma_ack_cm_event(ev);
+			continue;
+		}
+		/* one wait of @ms for all, not one each */
+		late++;
+	}
+	if (late)
+		report_event("warning", "disconnect", n == 1 ?
+			     "the server did not confirm the disconnect" :
+			     "the server did not confirm every disconnect");
+}
 
 int cmd_probe(int argc, char **argv)
 {
 	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_REMOTE_INV,
-				       OPT_NONE, OPT_RAW, OPT_TIMEOUT, 0 };
-	struct probe p = { 0 };
-	struct rdma_cm_event *ev;
+				       OPT_NONE, OPT_RAW, OPT_TIMEOUT, OPT_COUNT,
+				       OPT_HOLD, 0 };
+	static struct probe ps[PROBE_COUNT_MAX];
 	struct pdata_out out;
 	struct cmd_args a;
 	const char *port;
-	int ms, rc, try;
+	int ms, rc = 0, n, i;
 
 	parse_cmd_args("probe", argc, argv, &rpcrdma_cm_opts, allowed, &a, NULL);
 	if (a.argc < 1 || a.argc > 2)
@@ -39,29 +142,28 @@ int cmd_probe(int argc, char **argv)
 	build_pdata("probe", &a, PDATA_MAX_CONNECT, &out);
 	if (!a.timeout)
 		usage_error("probe: --timeout must be at least 1 second");
+	if (!a.count || a.count > PROBE_COUNT_MAX)
+		usage_error("probe: --count takes 1..%d", PROBE_COUNT_MAX);
 	ms = (a.timeout > 0 ? a.timeout : DEFAULT_TIMEOUT) * 1000;
+	n = a.count > 0 ? a.count : 1;
 
-	for (try = 1; ; try++) {
-		memset(&p, 0, sizeof(p));
-		p.retry_addr_in_use = try < PROBE_CONNECT_TRIES;
-		rc = probe_open(&p);
-		if (!rc)
-			rc = probe_resolve(&p, a.argv[0], port, ms);
-		if (!rc)
-			rc = probe_connect(&p, &out, ms);
-		if (rc != PROBE_ADDR_IN_USE)
-			break;
-		probe_release(&p);
+	if (a.hold > 0)
+		catch_signals();
+	for (i = 0; i < n && !rc && !stop_requested; i++) {
+		rc = probe_one(&ps[i], a.argv[0], port, &out, ms);
+		if (rc) {
+			/* the failed one has no connection to leave */
+			probe_release(&ps[i]);
+			memset(&ps[i], 0, sizeof(ps[i]));
+		}
 	}
-	if (!rc) {
-		/* Leave as a well-behaved client would */
-		rdma_disconnect(p.id);
-		if (next_event(p.ch, ms, &ev) == 0)
-			rdma_ack_cm_event(ev);
-		else
-			report_event("warning", "disconnect",
-				     "the server did not confirm the disconnect");
-	}
-	probe_release(&p);
+	if (rc || stop_requested)
+		i -= !!rc;
+	else if (a.hold > 0)
+		rc = probe_hold(ps, n, a.hold);
+	n = i;
+	probe_leave(ps, n, ms);
+	for (i = 0; i < n; i++)
+		probe_release(&ps[i]);
 	return rc;
 }

@@ -47,7 +47,7 @@ static const char usage_text[] =
 "  negotiate --role client|server --send BYTES --recv BYTES\n"
 "            [--no-remote-invalidate] --peer HEX|none\n"
 "  probe HOST [PORT] [--send BYTES] [--recv BYTES] [--no-remote-invalidate]\n"
-"        [--none | --raw HEX] [--timeout SECONDS]\n"
+"        [--none | --raw HEX] [--timeout SECONDS] [--count N] [--hold SECONDS]\n"
 "  listen [PORT] [--send BYTES] [--recv BYTES] [--no-remote-invalidate]\n"
 "         [--none | --raw HEX] [--hold SECONDS] [--count N] [--timeout SECONDS]\n"
 "\n"

@@ -127,7 +127,10 @@ expect_exit "listen: bad port" 2 "port 'x': expected" -- listen x
 expect_exit "listen: --count 0" 2 'at least 1' -- listen --count 0
 expect_exit "listen: --hold not a number" 2 'expected a whole number' -- listen --hold soon
 expect_exit "an option's argument is not named as the option" 2 "'--hold' does not apply" \
-	-- probe 192.0.2.1 --hold 1
+	-- encode --send 4096 --recv 4096 --hold 1
+expect_exit "probe: --count 0" 2 'takes 1..1024' -- probe 192.0.2.1 --count 0
+expect_exit "probe: --count over 1024" 2 'takes 1..1024' -- probe 192.0.2.1 --count 1025
+expect_exit "probe: --hold not a number" 2 'expected a whole number' -- probe 192.0.2.1 --hold soon
 # rpcrdma-call's own options are not rpcrdma-cm's, on any command
 for o in "--proc null" "--reply-size 8192" "--post-size 4096" --then-null "--reply-chunk 4"; do
 	# shellcheck disable=SC2086 # an option and its argument
