@@ -211,10 +211,10 @@ e2e-debug: modules tools nfs-utils-mountstats debug-kernel
 e2e-interop: modules modules-mainline tools
 	@scripts/e2e.sh --interop $(RUNS)
 
-## bench: the benchmark, stock vs ours, report in out/bench (QUICK=1: smoke test; MEM=1: memory per connection only; COST=1: instructions per RPC by layer under -icount, out/bench-cost, COST=quick its short form; BENCH_KERNEL=7.3: out/bench-7.3)
+## bench: the benchmark, stock vs ours, report in out/bench (QUICK=1: smoke test; MEM=1: memory per connection only; COST=1: instructions per RPC by layer under -icount, out/bench-cost, COST=quick its short form; SCALE=1: nfsd's memory against 1-256 connections, out/bench-scale, SCALE=quick its short form; BENCH_KERNEL=7.3: out/bench-7.3)
 BENCH_KERNEL ?= $(or $(E2E_KERNEL),6.12)
 bench: modules tools $(if $(filter 7.3,$(BENCH_KERNEL)),modules-mainline)
-	@BENCH_KERNEL=$(BENCH_KERNEL) scripts/bench.sh $(if $(QUICK),--quick,$(if $(MEM),--mem,$(if $(filter quick,$(COST)),--cost-quick,$(if $(COST),--cost))))
+	@BENCH_KERNEL=$(BENCH_KERNEL) scripts/bench.sh $(if $(QUICK),--quick,$(if $(MEM),--mem,$(if $(filter quick,$(COST)),--cost-quick,$(if $(COST),--cost,$(if $(filter quick,$(SCALE)),--scale-quick,$(if $(SCALE),--scale))))))
 
 ## fuzz: libFuzzer + ASan/UBSan on the codec for FUZZ_SECONDS (default 600)
 FUZZ_SECONDS ?= 600

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh [--quick|--mem|--cost|--cost-quick]: run tools/testing/nfsrdma/bench/bench.sh with
+# bench.sh [--quick|--mem|--cost|--cost-quick|--scale|--scale-quick]: run tools/testing/nfsrdma/bench/bench.sh with
 # the module and tool we built. The report goes to out/bench
 # (out/bench-quick for --quick, out/bench-mem for --mem, out/bench-cost
 # and out/bench-cost-quick for the cost mode); the VM logs to
@@ -26,6 +26,9 @@ work=$BUILD/bench/$E2E_KERNEL
 # directory of its own as well
 [ "${1:-}" = --cost ] && out=$OUT/bench-cost work=$BUILD/bench-cost/$E2E_KERNEL
 [ "${1:-}" = --cost-quick ] && out=$OUT/bench-cost-quick work=$BUILD/bench-cost-quick/$E2E_KERNEL
+# --scale (--scale-quick): nfsd's memory against its connections
+[ "${1:-}" = --scale ] && out=$OUT/bench-scale work=$BUILD/bench-scale/$E2E_KERNEL
+[ "${1:-}" = --scale-quick ] && out=$OUT/bench-scale-quick work=$BUILD/bench-scale-quick/$E2E_KERNEL
 harness_env "$work"
 [ "$E2E_KERNEL" = 6.12 ] || out=$out-$E2E_KERNEL
 exec "$TOP/tools/testing/nfsrdma/bench/bench.sh" "$@" "$out"

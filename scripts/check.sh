@@ -36,7 +36,7 @@ took() { echo "$1 $((SECONDS - $2))" >>"$LOGDIR/times"; }
 BUDGETS="deps:600 deps-mainline:300 nfs-utils:60 tree:300 deps-test:120 stall-timeout-test:180
 	modules:240 vermagic:30 modules-fixes:120 modules-mainline:240 vermagic-mainline:30
 	backport-check:60 tools-check:120 wireshark-check:120
-	e2e:1080 e2e-stock:120 e2e-fixes:240 install:60 dkms:240 bench-quick:240 bench-cost-quick:300
+	e2e:1080 e2e-stock:120 e2e-fixes:240 install:60 dkms:240 bench-quick:240 bench-cost-quick:300 bench-scale-quick:180
 	e2e-interop:480 fuzz-smoke:120 patchset-6.12:1500
 	e2e-7.3:1080 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:1200 patchset:1500
 	modules-arm64:300 e2e-arm64:480 modules-siw:120 e2e-siw:720 kunit:2700"
@@ -263,7 +263,7 @@ quietly() {
 # (a lane that never reached the step left no status: 255)
 rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo 255; }
 
-LANE_STEPS="e2e e2e-stock e2e-fixes install dkms bench-quick bench-cost-quick e2e-interop e2e-arm64
+LANE_STEPS="e2e e2e-stock e2e-fixes install dkms bench-quick bench-cost-quick bench-scale-quick e2e-interop e2e-arm64
 	    e2e-7.3 e2e-stock-7.3 dkms-7.3 e2e-siw fuzz-smoke fresh-root"
 
 # An interrupt: stop both lanes (TERM to their process groups), let
@@ -283,8 +283,9 @@ stop_lanes() {
 # followed by the check of one series.
 # The first: 6.12's scenarios and stock failures, the stable fixes
 # alone (fixes.runs), make install and DKMS
-# (each undone again), the benchmark's plumbing (never its speed) and
-# the short form of its cost mode (instructions, counted), the
+# (each undone again), the benchmark's plumbing (never its speed), the
+# short form of its cost mode (instructions, counted) and of its scale
+# mode (nfsd's memory with 1 and 16 connections), the
 # runs of two hosts of different kernels, the arm64 runs and a short
 # fixed-seed fuzz run (the long ones are make fuzz); then the 6.12
 # series.
@@ -296,6 +297,7 @@ lane_one() {
 	quietly dkms "$TOP/scripts/dkms.sh" check
 	quietly bench-quick "$TOP/scripts/bench.sh" --quick
 	quietly bench-cost-quick "$TOP/scripts/bench.sh" --cost-quick
+	quietly bench-scale-quick "$TOP/scripts/bench.sh" --scale-quick
 	# shellcheck disable=SC2086
 	quietly e2e-interop "$TOP/scripts/e2e.sh" --interop $E2E_INTEROP_RUNS
 	# shellcheck disable=SC2086
@@ -572,7 +574,8 @@ main() {
 	fi
 	show_lanes $LANE_STEPS
 	# A script that died after its last case still counts as failed
-	for name in e2e e2e-stock e2e-fixes install dkms bench-quick bench-cost-quick e2e-interop e2e-arm64 fuzz-smoke \
+	for name in e2e e2e-stock e2e-fixes install dkms bench-quick bench-cost-quick bench-scale-quick e2e-interop \
+		    e2e-arm64 fuzz-smoke \
 		    e2e-7.3 e2e-stock-7.3 dkms-7.3 e2e-siw fresh-root; do
 		count_ktap "$name" "" "$(rc_of "$name")"
 	done

@@ -3,8 +3,9 @@
 #
 # runs-check.sh: every scenario (scenarios/*.sh) is run somewhere. A
 # scenario is listed when a runs file beside this script (runs,
-# *.runs) names it, or when bench/bench.sh, which writes its runs file
-# as it goes, names it in one of the run lines it echoes. Prints KTAP:
+# *.runs) names it, or when bench/bench.sh or bench/scale.sh, which
+# write their runs files as they go, name it in one of the run lines
+# they echo. Prints KTAP:
 # one case per scenario, "not ok" for one that nothing runs, and one
 # case per name a runs file gives that has no scenario file.
 
@@ -17,7 +18,7 @@ listed() {
 	awk '!/^#/ && NF > 4 { for (i = 5; i <= NF; i++) print $i }' \
 		"$HERE/runs" "$HERE"/*.runs
 	# bench.sh's lines: echo "NAME TOPOLOGY CLIENT SERVER SCENARIO..."
-	sed -n 's/.*echo "\([^"$]*\)".*/\1/p' "$HERE/bench/bench.sh" |
+	sed -n 's/.*echo "\([^"$]*\)".*/\1/p' "$HERE/bench/bench.sh" "$HERE/bench/scale.sh" |
 		awk '$2 ~ /^(single|two-host)(\/siw)?$/ && NF > 4 { for (i = 5; i <= NF; i++) print $i }'
 }
 

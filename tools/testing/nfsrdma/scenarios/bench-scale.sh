@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# The scale half of `make bench SCALE=1` (tools/testing/nfsrdma/bench/):
+# what nfsd's memory does as connections are added. In the client VM of
+# a two-host run, at each threshold, rpcrdma-call opens N connections to
+# the server VM (1 GiB) with Send and Receive Sizes of the threshold,
+# each making one small NFSv4 READDIR of the root (a Call that presents
+# a filehandle, as every NFS client's first Calls do: nfsd 7.3 closes
+# the oldest of more than 64 connections that have not), and holds
+# them; the server's memory (guest/lib.sh mem_now, through its control
+# channel) is read before, with them, and after they are gone. nfsd
+# posts a connection's Receive buffers when it accepts it, so an idle
+# connection holds all of them.
+#
+# N runs 1, 16, 64, 256. Before each N, what a connection took so far
+# (what the first took, then the slope from 1 to the last count) tells
+# what N would need; when that is more than 80 % of what the server has free,
+# the count is not tried (status=skipped, with both figures): a server
+# that runs out of memory in the kernel stops answering, and the
+# figures already taken say what was asked. Prints one BENCH-SCALE line
+# per threshold and count for report.py.
+[ "$E2E_ROLE" = client ] || fail_scenario "bench-scale runs in the client VM of a two-host run"
+COUNTS="1 16 64 256"
+KIBS="64 256"
+[ "$E2E_BENCH" = quick ] && COUNTS="1 16" KIBS="64"
+# 6.12's nfsd keeps (threads + 3) * 20 connections unless told otherwise
+maxconn=$(ctl maxconn=1024)
+case "$maxconn" in
+"ok 1024"|none) ;;
+*) fail_scenario "the server's control channel answered '$maxconn' to maxconn=1024" ;;
+esac
+credits=$(ctl credits)
+[ -n "$credits" ] || fail_scenario "the server's control channel did not answer"
+
+# free_kib READING: MemFree plus the per-CPU free pages of a mem_now
+# reading "MemFree,Slab,VmallocUsed,pcp"
+free_kib() {
+	echo "$1" | awk -F, '{ print $1 + $4 }'
+}
+
+# hold N SIZE LOG: N connections in the background, their events in LOG;
+# returns when all are held, or when rpcrdma-call has ended (failed).
+# Its Receive buffers are of 4096 octets whatever it advertises: the
+# READDIR's Reply is of about 600
+PROBE=
+hold() {
+	rpcrdma-call --json "$E2E_SERVER" "$E2E_PORT" --send "$2" --recv "$2" \
+		--post-size 4096 --reply-size 512 --count "$1" --hold 3600 --timeout 30 >"$3" 2>&1 &
+	PROBE=$!
+	while kill -0 $PROBE 2>/dev/null; do
+		grep -q '"event": "held"' "$3" && return 0
+		sleep 1
+	done
+	return 1
+}
+
+# release: end rpcrdma-call (it disconnects every connection) and wait
+# until nfsd has closed its ends
+release() {
+	kill -TERM $PROBE 2>/dev/null
+	wait $PROBE 2>/dev/null
+	PROBE=
+	wait_for "nfsd to close the connections" 120 sh -c "[ \"\$(wget -q -O - '$E2E_CTL?qps')\" = 0 ]"
+}
+
+for k in $KIBS; do
+	size=$((k * 1024))
+	sv=$(ctl size=$size)
+	[ "${sv%% *}" = ok ] || fail_scenario "$k KiB: the server's control channel answered '$sv' to size=$size"
+	last_n=0
+	last_used=0
+	for n in $COUNTS; do
+		sb=$(ctl mem)
+		case "$sb" in
+		*[0-9],*[0-9],*[0-9],*[0-9]) ;;
+		*) fail_scenario "$k KiB, $n: the server's control channel gave no memory reading ($sb)" ;;
+		esac
+		free=$(free_kib "$sb")
+		if [ "$last_n" -gt 0 ]; then
+			per=$((last_used / last_n))
+			[ "$last_n" = 1 ] || per=$(((last_used - first_used) / (last_n - 1)))
+			need=$((per * n))
+			if [ "$need" -gt $((free * 8 / 10)) ]; then
+				echo "BENCH-SCALE module=$E2E_RPCRDMA size=$size n=$n status=skipped credits=$credits need=$need free=$free"
+				continue
+			fi
+		fi
+		log=/tmp/scale-$k-$n.json
+		if ! hold "$n" "$size" "$log"; then
+			wait $PROBE 2>/dev/null
+			rc=$?
+			cat "$log"
+			up=$(grep -c '"event": "established"' "$log")
+			echo "BENCH-SCALE module=$E2E_RPCRDMA size=$size n=$n status=failed credits=$credits up=$up exit=$rc"
+			wait_for "nfsd to close the connections" 120 sh -c "[ \"\$(wget -q -O - '$E2E_CTL?qps')\" = 0 ]"
+			fail_scenario "$k KiB: $n connections: rpcrdma-call ended with status $rc after $up were established"
+		fi
+		sq=$(ctl qps)
+		sa=$(ctl mem)
+		release
+		se=$(ctl mem)
+		used=$(($(free_kib "$sb") - $(free_kib "$sa")))
+		[ "$n" != 1 ] || first_used=$used
+		last_n=$n
+		last_used=$used
+		echo "BENCH-SCALE module=$E2E_RPCRDMA size=$size n=$n status=ok credits=$credits qps=$sq server=$sb/$sa/$se"
+		expect_eq "$k KiB, $n connections: the server's QPs" "$sq" "$n"
+	done
+done
+[ "$maxconn" = none ] || [ "$(ctl maxconn=0)" = "ok 0" ] ||
+	fail_scenario "the server's control channel did not put max_connections back"
