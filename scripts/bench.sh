@@ -4,9 +4,11 @@
 # bench.sh [--quick|--mem|--cost|--cost-quick|--scale|--scale-quick]: run tools/testing/nfsrdma/bench/bench.sh with
 # the module and tool we built. The report goes to out/bench
 # (out/bench-quick for --quick, out/bench-mem for --mem, out/bench-cost
-# and out/bench-cost-quick for the cost mode); the VM logs to
+# and out/bench-cost-quick for the cost mode, out/bench-scale and
+# out/bench-scale-quick for the scale mode); the VM logs to
 # build/bench/KERNEL (build/bench-mem/KERNEL, build/bench-cost/KERNEL,
-# build/bench-cost-quick/KERNEL).
+# build/bench-cost-quick/KERNEL, build/bench-scale/KERNEL,
+# build/bench-scale-quick/KERNEL).
 # BENCH_KERNEL=7.3 boots Debian's 7.3 kernel with the mainline series'
 # rpcrdma.ko (default: 6.12 and its backport); the report then goes to
 # out/bench-7.3 (out/bench-quick-7.3).

@@ -274,7 +274,8 @@ stop_lanes() {
 	for pid in $LANES; do
 		kill -TERM -- "-$pid" 2>/dev/null || true
 	done
-	wait
+	# shellcheck disable=SC2086 # the lanes' pids (not the disk watch)
+	wait $LANES || true
 	step_failed interrupted "make check was interrupted"
 	summary
 }
@@ -343,7 +344,8 @@ in_lanes() {
 	done
 	set +m
 	trap stop_lanes INT TERM
-	wait
+	# shellcheck disable=SC2086 # the lanes' pids
+	wait $LANES || true
 	trap - INT TERM
 }
 
@@ -419,13 +421,15 @@ check_disk() {
 # system of build/ held beyond what it held at the start (every 10 s,
 # apt's installations included), with the time of that peak and, at each
 # new peak 256 MiB above the last one noted, what build/'s entries held
-# then: the figure CHECK_DISK_GIB stands for, measured
+# then: the figure CHECK_DISK_GIB stands for, measured. It ends when
+# summary stops it or make check is gone ($$ is make check's own pid
+# in this subshell too); waits for the lanes name their pids, not it.
 disk_watch() {
 	local start used peak=0 noted=0
 	# a reading that fails (a file gone under du) is no reason to stop
 	set +e +o pipefail
 	start=$(df -P -k "$BUILD" | awk 'NR == 2 { print $3 }')
-	while sleep 10; do
+	while sleep 10 && kill -0 $$ 2>/dev/null; do
 		used=$(df -P -k "$BUILD" | awk 'NR == 2 { print $3 }')
 		[ $((used - start)) -gt "$peak" ] || continue
 		peak=$((used - start))
@@ -434,7 +438,8 @@ disk_watch() {
 		noted=$peak
 		{
 			echo "# $((peak / 1024)) MiB beyond the start at ${SECONDS}s"
-			du -s -x -m "$BUILD"/* "$BUILD"/fresh-root/root/root/project/build/* 2>/dev/null | sort -n | tail -n 25
+			nice -n 19 du -s -x -m "$BUILD"/* "$BUILD"/fresh-root/root/root/project/build/* 2>/dev/null |
+				sort -n | tail -n 25
 		} >"$LOGDIR/disk-peak.du"
 	done
 }
@@ -442,7 +447,8 @@ disk_watch() {
 # disk_peak: the summary's line of what disk_watch saw
 disk_peak() {
 	local peak at
-	read -r peak at <"$LOGDIR/disk-peak" 2>/dev/null || return 0
+	[ -s "$LOGDIR/disk-peak" ] || return 0
+	read -r peak at <"$LOGDIR/disk-peak" || return 0
 	printf '# disk: at most %d.%d GiB beyond the start, %dm%02ds in (what build/ held: %s)\n' \
 		$((peak / 1048576)) $((peak % 1048576 * 10 / 1048576)) $((at / 60)) $((at % 60)) \
 		"$LOGDIR/disk-peak.du"
@@ -604,7 +610,10 @@ summary() {
 		awk '{ printf "# time %s: %dm%02ds\n", $1, $2 / 60, $2 % 60 }' "$LOGDIR/times"
 	echo "# time make check: $((SECONDS / 60))m$((SECONDS % 60))s"
 	over_budget
-	[ -z "${DISK_WATCH:-}" ] || kill "$DISK_WATCH" 2>/dev/null || true
+	if [ -n "${DISK_WATCH:-}" ]; then
+		kill "$DISK_WATCH" 2>/dev/null || true
+		wait "$DISK_WATCH" 2>/dev/null || true
+	fi
 	disk_peak
 	echo "# logs: $LOGDIR"
 	total=$(wc -l <"$RESULTS" 2>/dev/null || echo 0)

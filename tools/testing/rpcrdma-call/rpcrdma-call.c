@@ -343,7 +343,9 @@ void print_usage(void)
 
 #define CALL_RECVS		QP_DEPTH	/* Receives posted, and credits asked */
 #define CALLS_MAX		2		/* the call and --then-null */
-#define CALL_COUNT_MAX		1024		/* --count: 4 descriptors each */
+#define CALL_COUNT_MAX		1024		/* --count */
+#define CALL_FDS		2		/* a connection's event and
+						 * completion channels */
 #define CALL_SEND_MAX		4096		/* room for a call with 128 Reply
 					 * chunk segments, about 2.3 KB */
 #define REPLY_SIZE_DEFAULT	8192
@@ -1400,21 +1402,31 @@ static int save_write_data(const char *path, u32 size)
 	return err ? local_failure(path, err) : 0;
 }
 
-/* Leave as a well-behaved client would, unless the server already left */
-static void caller_disconnect(struct caller *c, int ms)
+/*
+ * Leave as a well-behaved client would, on each of the @n connections of
+ * @cs that the server has not already left: disconnect them all, then
+ * wait up to @ms in all for the server to confirm.
+ */
+static void callers_disconnect(struct caller *cs, int n, int ms)
 {
 	long long deadline = now_ms() + ms;
+	int i;
 
-	if (c->disconnected)
-		return;
-	rdma_disconnect(c->p.id);
-	while (!c->disconnected) {
-		long long left = deadline - now_ms();
+	for (i = 0; i < n; i++)
+		if (!cs[i].disconnected)
+			rdma_disconnect(cs[i].p.id);
+	for (i = 0; i < n; i++) {
+		struct caller *c = &cs[i];
 
-		if (left <= 0 || caller_wait(c, (int)left)) {
-			report_event("warning", "disconnect",
-				     "the server did not confirm the disconnect");
-			return;
+		while (!c->disconnected) {
+			long long left = deadline - now_ms();
+
+			if (left <= 0 || caller_wait(c, (int)left)) {
+				report_event("warning", "disconnect", n == 1 ?
+					     "the server did not confirm the disconnect" :
+					     "the server did not confirm every disconnect");
+				return;
+			}
 		}
 	}
 }
@@ -1561,6 +1573,9 @@ static int cmd_call(int argc, char **argv)
 		usage_error("--write-copy goes with one connection");
 	ms = (a.timeout > 0 ? a.timeout : DEFAULT_TIMEOUT) * 1000;
 	count = a.count > 0 ? a.count : 1;
+	rc = fd_room(count, CALL_FDS);
+	if (rc)
+		return rc;
 
 	c = calloc(1, sizeof(*c));
 	cs = calloc(count, sizeof(*cs));
@@ -1620,8 +1635,7 @@ static int cmd_call(int argc, char **argv)
 	}
 	if (!rc && !stop_requested && a.hold > 0)
 		rc = callers_hold(cs, up, a.hold);
-	for (i = 0; i < up; i++)
-		caller_disconnect(&cs[i], ms);
+	callers_disconnect(cs, up, ms);
 	for (i = 0; i < count; i++)
 		caller_release(&cs[i]);
 	free(cs);

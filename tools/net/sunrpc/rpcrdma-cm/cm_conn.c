@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <sys/resource.h>
 #include <rdma/rdma_cma.h>
 
 #include "cm_conn.h"
@@ -357,13 +358,48 @@ int probe_resolve(struct probe *p, const char *host, const char *port,
 /* An event channel and an id on it, to connect from or to listen on */
 int cm_open(struct rdma_event_channel **ch, struct rdma_cm_id **id)
 {
+	char detail[128];
+
 	*ch = rdma_create_event_channel();
 	if (!*ch) {
-		report_error("local", "cannot open the RDMA CM (is rdma_ucm loaded?)");
+		snprintf(detail, sizeof(detail),
+			 "cannot open the RDMA CM: %s%s", strerror(errno),
+			 errno == ENOENT || errno == ENODEV ?
+			 " (is rdma_ucm loaded?)" : "");
+		report_error("local", detail);
 		return EXIT_LOCAL;
 	}
 	if (rdma_create_id(*ch, id, NULL, RDMA_PS_TCP)) {
 		report_error("local", strerror(errno));
+		return EXIT_LOCAL;
+	}
+	return 0;
+}
+
+/*
+ * Room for @count connections of @per descriptors each, and a few more:
+ * the soft limit on open files is raised as far as the hard one allows.
+ * Returns 0, or EXIT_LOCAL after saying what the limit is.
+ */
+int fd_room(int count, int per)
+{
+	rlim_t want = (rlim_t)count * per + 16;
+	struct rlimit rl;
+	char detail[160];
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ?
+			      want : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+		snprintf(detail, sizeof(detail),
+			 "%d connections need about %llu open files; the limit is %llu",
+			 count, (unsigned long long)want,
+			 (unsigned long long)rl.rlim_cur);
+		report_error("local", detail);
 		return EXIT_LOCAL;
 	}
 	return 0;

@@ -36,6 +36,7 @@ struct probe {
 	struct rdma_cm_id		*id;
 	struct addrinfo			*ai;
 	bool				qp;
+	bool				gone;	/* the server ended it */
 	/* probe_establish() returns PROBE_ADDR_IN_USE, saying nothing */
 	bool				retry_addr_in_use;
 };
@@ -83,6 +84,7 @@ void probe_destroy_qp(struct probe *p);
 void probe_release(struct probe *p);
 int probe_resolve(struct probe *p, const char *host, const char *port,
 		  int ms);
+int fd_room(int count, int per);
 int probe_open(struct probe *p);
 int probe_establish(struct probe *p, const struct pdata_out *out,
 		    int ms);

@@ -22,8 +22,12 @@
 #include "cm_conn.h"
 #include "output.h"
 
-/* Most connections --count opens: 3 descriptors each, under 4096 */
+/* Most connections --count opens */
 #define PROBE_COUNT_MAX		1024
+/* Descriptors a connection holds: its event channel, and the two
+ * completion channels librdmacm makes with the QP
+ */
+#define PROBE_FDS		3
 
 /* Connect @p, starting over while soft-iWARP finds the port in use */
 static int probe_one(struct probe *p, const char *host, const char *port,
@@ -94,6 +98,8 @@ static int probe_hold(struct probe *ps, int n, int s)
 			snprintf(detail, sizeof(detail),
 				 "connection %d of %d: %s (status %d) while held",
 				 i + 1, n, rdma_event_str(ev->event), ev->status);
+			if (ev->event == RDMA_CM_EVENT_DISCONNECTED)
+				ps[i].gone = true;
 			rdma_ack_cm_event(ev);
 			report_error("unreachable", detail);
 			return EXIT_UNREACHABLE;
@@ -109,8 +115,11 @@ static void probe_leave(struct probe *ps, int n, int ms)
 	int i, late = 0;
 
 	for (i = 0; i < n; i++)
-		rdma_disconnect(ps[i].id);
+		if (!ps[i].gone)
+			rdma_disconnect(ps[i].id);
 	for (i = 0; i < n; i++) {
+		if (ps[i].gone)
+			continue;
 		if (!late && next_event(ps[i].ch, ms, &ev) == 0) {
 			rdma_ack_cm_event(ev);
 			continue;
@@ -146,6 +155,9 @@ int cmd_probe(int argc, char **argv)
 		usage_error("probe: --count takes 1..%d", PROBE_COUNT_MAX);
 	ms = (a.timeout > 0 ? a.timeout : DEFAULT_TIMEOUT) * 1000;
 	n = a.count > 0 ? a.count : 1;
+	rc = fd_room(n, PROBE_FDS);
+	if (rc)
+		return rc;
 
 	if (a.hold > 0)
 		catch_signals();

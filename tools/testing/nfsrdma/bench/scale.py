@@ -66,7 +66,7 @@ def parse(logs):
                 else:
                     row["up"] = kv.get("up", "?")
                     row["exit"] = kv.get("exit", "?")
-            except (KeyError, ValueError):
+            except (KeyError, ValueError, IndexError):
                 bad.append(line.strip())
                 continue
             rows.append(row)
@@ -103,7 +103,7 @@ def write_md(path, rows, kernel):
                        f"{mib(r['vmalloc_kib'])} | {mib(r['left_kib'])} |")
         elif r["status"] == "skipped":
             out.append(f"| {r['module']} | {k} | {r['n']} | not tried: would take about "
-                       f"{mib(r['need_kib'])}, {mib(r['free_kib'])} free | | | | | |")
+                       f"{mib(r['need_kib'])} MiB, {mib(r['free_kib'])} MiB free | | | | | |")
         else:
             out.append(f"| {r['module']} | {k} | {r['n']} | failed after {r['up']} "
                        f"(exit {r['exit']}) | | | | | |")
@@ -182,6 +182,9 @@ def goal(rows, t):
                    f"(16 took {mib(r16['used_kib'])})")
         elif r256["status"] != "ok":
             t.case(False, name, f"256 connections failed after {r256['up']}")
+        elif r16["used_kib"] <= 0 or r256["used_kib"] <= 0:
+            t.case(False, name, f"no reading: 16 took {r16['used_kib']} KiB, "
+                   f"256 took {r256['used_kib']} KiB")
         else:
             ratio = r256["used_kib"] / r16["used_kib"]
             t.case(ratio <= 1.10, name, f"256 took {mib(r256['used_kib'])} MiB, "

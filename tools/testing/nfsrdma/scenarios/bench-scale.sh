@@ -41,24 +41,27 @@ free_kib() {
 # returns when all are held, or when rpcrdma-call has ended (failed).
 # Its Receive buffers are of 4096 octets whatever it advertises: the
 # READDIR's Reply is of about 600
-PROBE=
+CALLER=
 hold() {
 	rpcrdma-call --json "$E2E_SERVER" "$E2E_PORT" --send "$2" --recv "$2" \
 		--post-size 4096 --reply-size 512 --count "$1" --hold 3600 --timeout 30 >"$3" 2>&1 &
-	PROBE=$!
-	while kill -0 $PROBE 2>/dev/null; do
+	CALLER=$!
+	while kill -0 $CALLER 2>/dev/null; do
 		grep -q '"event": "held"' "$3" && return 0
 		sleep 1
 	done
 	return 1
 }
 
-# release: end rpcrdma-call (it disconnects every connection) and wait
-# until nfsd has closed its ends
+# release LOG: end rpcrdma-call (it disconnects every connection; a
+# connection the server ended while held makes it exit non-zero) and
+# wait until nfsd has closed its ends
 release() {
-	kill -TERM $PROBE 2>/dev/null
-	wait $PROBE 2>/dev/null
-	PROBE=
+	local rc=0
+	kill -TERM $CALLER 2>/dev/null
+	wait $CALLER 2>/dev/null || rc=$?
+	CALLER=
+	[ "$rc" = 0 ] || { cat "$1"; fail_scenario "rpcrdma-call ended with status $rc: a connection was lost while held"; }
 	wait_for "nfsd to close the connections" 120 sh -c "[ \"\$(wget -q -O - '$E2E_CTL?qps')\" = 0 ]"
 }
 
@@ -86,8 +89,8 @@ for k in $KIBS; do
 		fi
 		log=/tmp/scale-$k-$n.json
 		if ! hold "$n" "$size" "$log"; then
-			wait $PROBE 2>/dev/null
-			rc=$?
+			rc=0
+			wait $CALLER 2>/dev/null || rc=$?
 			cat "$log"
 			up=$(grep -c '"event": "established"' "$log")
 			echo "BENCH-SCALE module=$E2E_RPCRDMA size=$size n=$n status=failed credits=$credits up=$up exit=$rc"
@@ -96,7 +99,7 @@ for k in $KIBS; do
 		fi
 		sq=$(ctl qps)
 		sa=$(ctl mem)
-		release
+		release "$log"
 		se=$(ctl mem)
 		used=$(($(free_kib "$sb") - $(free_kib "$sa")))
 		[ "$n" != 1 ] || first_used=$used
