@@ -401,7 +401,10 @@ lane_kunit() {
 
 # At its peak a make check from a new clone holds about this much under
 # build/ (both kernel trees, both series' pristine checkouts, the fresh
-# root's own build, KUnit's, the VMs' images). With less, its steps
+# root's own build, KUnit's, the VMs' images): measured, 22.3 GiB above
+# the start (disk_watch), before the fresh root dropped its arm64 files
+# after use; a machine without the packages needs about 2 GiB more
+# outside build/ for them (scripts/README.md, "Disk"). With less, its steps
 # fail with "No space left on device" in ways that hide the cause, so
 # make check stops first and says so. What build/ already holds counts
 # as room: it is reused or replaced.
@@ -438,7 +441,9 @@ disk_watch() {
 		noted=$peak
 		{
 			echo "# $((peak / 1024)) MiB beyond the start at ${SECONDS}s"
-			nice -n 19 du -s -x -m "$BUILD"/* "$BUILD"/fresh-root/root/root/project/build/* 2>/dev/null |
+			# (the fresh root's build first: du counts a
+			# directory once, under the first argument that holds it)
+			nice -n 19 du -s -x -m "$BUILD"/fresh-root/root/root/project/build/* "$BUILD"/* 2>/dev/null |
 				sort -n | tail -n 25
 		} >"$LOGDIR/disk-peak.du"
 	done
