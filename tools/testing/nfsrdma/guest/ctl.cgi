@@ -9,11 +9,11 @@
 #              "ok N" or "refused N" with the value in force
 #   addrs=N    add 192.0.2.11 .. 192.0.2.(10+N) to eth0, so that N NFSv3
 #              mounts of different addresses make N connections
-#   maxconn=N  set nfsd's max_connections (6.12: the most connections it
-#              keeps before closing the oldest, 0 for its default); "ok N",
-#              or "none" where nfsd has no such setting (7.3: only
-#              connections that never presented a filehandle are
-#              limited, to 64)
+#   maxconn=N  set nfsd's max_connections (6.12: how many connections
+#              that have not presented a filehandle it keeps before
+#              closing the oldest, 0 for its default of 64); "ok N",
+#              or "none" where nfsd has no such setting (7.3: the 64
+#              is fixed)
 #   mem        drop caches, then print guest/lib.sh mem_now's readings
 #   qps        how many RC queue pairs the kernel holds (one per connection)
 #   credits    nfsd's max_requests

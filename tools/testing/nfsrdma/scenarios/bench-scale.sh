@@ -4,8 +4,8 @@
 # a two-host run, at each threshold, rpcrdma-call opens N connections to
 # the server VM (1 GiB) with Send and Receive Sizes of the threshold,
 # each making one small NFSv4 READDIR of the root (a Call that presents
-# a filehandle, as every NFS client's first Calls do: nfsd 7.3 closes
-# the oldest of more than 64 connections that have not), and holds
+# a filehandle, as every NFS client's first Calls do: nfsd closes the
+# oldest of more than 64 connections that have not), and holds
 # them; the server's memory (guest/lib.sh mem_now, through its control
 # channel) is read before, with them, and after they are gone. nfsd
 # posts a connection's Receive buffers when it accepts it, so an idle
@@ -22,7 +22,9 @@
 COUNTS="1 16 64 256"
 KIBS="64 256"
 [ "$E2E_BENCH" = quick ] && COUNTS="1 16" KIBS="64"
-# 6.12's nfsd keeps (threads + 3) * 20 connections unless told otherwise
+# Where nfsd can be told (6.12's max_connections), its limit of 64
+# connections without a filehandle is lifted too: one that has not
+# made its READDIR yet counts
 maxconn=$(ctl maxconn=1024)
 case "$maxconn" in
 "ok 1024"|none) ;;
