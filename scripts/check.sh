@@ -276,6 +276,15 @@ stop_lanes() {
 	done
 	# shellcheck disable=SC2086 # the lanes' pids (not the disk watch)
 	wait $LANES || true
+	# The lanes' shells end at once; the scripts in their process
+	# groups stop their VMs and remove their packages in their traps:
+	# give them up to two minutes to finish
+	for pid in $LANES; do
+		for _ in $(seq 120); do
+			kill -0 -- "-$pid" 2>/dev/null || break
+			sleep 1
+		done
+	done
 	step_failed interrupted "make check was interrupted"
 	summary
 }
@@ -473,7 +482,8 @@ main() {
 	step disk check_disk || { step_failed disk "$(tail -n 1 "$LOGDIR/disk.log")"; summary; }
 	step_passed disk
 	rm -f "$LOGDIR/disk-peak" "$LOGDIR/disk-peak.du"
-	disk_watch &
+	# (it writes files only; nothing it leaves running holds our output)
+	disk_watch >/dev/null 2>&1 &
 	DISK_WATCH=$!
 	step deps make -s -C "$TOP" deps || { step_failed deps "$(why_failed deps)"; summary; }
 	step_passed deps

@@ -221,6 +221,7 @@ in_root_case() {
 	t1=$(date +%s)
 	echo "# $cmd in the fresh root: $((t1 - t0)) s (exit status $rc)"
 	echo "$(date -u +%FT%TZ) $cmd: $((t1 - t0)) s, exit status $rc, $cached packages cached" >>"$TIMES"
+	LAST_RC=$rc
 	if [ "$rc" = 0 ]; then
 		ok "$((t1 - t0)) s"
 	elif [ "$rc" = 124 ] && grep -q '^stall-timeout: ' "$log"; then
@@ -241,14 +242,21 @@ check_targets() {
 		sed -e '/^$/d' -e '/^[A-Za-z_][A-Za-z0-9_]*=/d' -e '/^\\$/d' | sort -u
 }
 
-# free_after STEP: what no later step of BUILD_STEPS reads goes once
-# STEP is done, so that the root, which runs beside make check's other
-# lane and holds a whole build of its own, needs less of the disk at
-# once: after tools-arm64, the arm64 kernels, headers, sysroot and
-# downloads (about 1.9 GiB; the root boots no arm64 VM)
+# free_after STEP " LATER STEPS ": what no later step reads goes once
+# STEP has passed, so that the root, which runs beside make check's
+# other lane and holds a whole build of its own, needs less of the disk
+# at once: after tools-arm64, unless an arm64 step follows (FRESH_STEPS
+# may order them so), the arm64 kernels, headers, sysroot and downloads
+# (about 1.9 GiB; the root boots no arm64 VM). A step that failed keeps
+# what it left, to look into.
+LAST_RC=
 free_after() {
 	case $1 in
-	tools-arm64) rm -rf --one-file-system "$ROOT/root/project/build/arm64" ;;
+	tools-arm64)
+		case $2 in
+		*-arm64\ *) ;;
+		*) rm -rf --one-file-system "$ROOT/root/project/build/arm64" ;;
+		esac ;;
 	esac
 }
 
@@ -258,10 +266,12 @@ run_builds() {
 	local s t steps=" " missing=() targets
 	rm -rf "$WORK/builds"
 	mkdir -p "$WORK/builds"
-	for s in "${BUILD_STEPS[@]}"; do
+	local i
+	for i in "${!BUILD_STEPS[@]}"; do
+		s=${BUILD_STEPS[i]}
 		in_root_case "make $s" "$WORK/builds/${s%% *}.log"
 		steps+="${s%% *} "
-		free_after "${s%% *}"
+		[ "$LAST_RC" != 0 ] || free_after "${s%% *}" " ${BUILD_STEPS[*]:i+1} "
 	done
 	mapfile -t targets < <(check_targets)
 	for t in "${targets[@]}"; do

@@ -91,6 +91,14 @@ expect_exit "--write-copy with --count" 2 'goes with one connection' \
 	-- 192.0.2.1 --proc write --write-copy /dev/null --count 2
 expect_exit "--hold not a number" 2 'expected a whole number' -- 192.0.2.1 --hold soon
 no_device_case "no RDMA device" 192.0.2.1 --timeout 2
+fd_limit_case "--count beyond the hard limit on open files" 100 \
+	'100 connections need about 216 open files; the limit is 100' -- 192.0.2.1 --count 100
+if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
+	fd_limit_case "--count raises the soft limit on open files" 1024 \
+		'cannot open the RDMA CM' -- 192.0.2.1 --count 100 --timeout 2
+else
+	ktap_test_skip "--count raises the soft limit on open files" "this host has an RDMA device"
+fi
 if "$CM" --help | tr '\n' ' ' | grep -q 'HOST \[PORT\].*--proc readdir|create|null|write'; then
 	ktap_test_pass "--help describes the options"
 else

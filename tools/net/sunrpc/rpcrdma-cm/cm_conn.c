@@ -392,7 +392,8 @@ int fd_room(int count, int per)
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
 		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ?
 			      want : rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			getrlimit(RLIMIT_NOFILE, &rl);
 	}
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
 		snprintf(detail, sizeof(detail),

@@ -108,24 +108,36 @@ static int probe_hold(struct probe *ps, int n, int s)
 	return 0;
 }
 
-/* Leave as a well-behaved client would: disconnect, await the answers */
+static long long probe_now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * Leave as a well-behaved client would: disconnect every connection the
+ * server has not ended, then wait up to @ms in all for the answers
+ */
 static void probe_leave(struct probe *ps, int n, int ms)
 {
+	long long deadline = probe_now_ms() + ms;
 	struct rdma_cm_event *ev;
 	int i, late = 0;
 
 	for (i = 0; i < n; i++)
 		if (!ps[i].gone)
 			rdma_disconnect(ps[i].id);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !late; i++) {
+		long long left = deadline - probe_now_ms();
+
 		if (ps[i].gone)
 			continue;
-		if (!late && next_event(ps[i].ch, ms, &ev) == 0) {
+		if (left > 0 && next_event(ps[i].ch, (int)left, &ev) == 0)
 			rdma_ack_cm_event(ev);
-			continue;
-		}
-		/* one wait of @ms for all, not one each */
-		late++;
+		else
+			late++;
 	}
 	if (late)
 		report_event("warning", "disconnect", n == 1 ?

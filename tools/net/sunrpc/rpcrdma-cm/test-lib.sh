@@ -70,6 +70,23 @@ zeros() { printf '00%.0s' $(seq "$1"); }
 # as "local" (7: no RDMA CM at all) or "no-route" (3: the CM is there,
 # no device has the address); on a host with a device it may reach
 # something, and the case does not apply
+# fd_limit_case NAME HARD PATTERN -- ARGS...: under a soft limit of 50
+# open files and a hard one of HARD, exit 7 with PATTERN on stderr:
+# --count's descriptors are checked, and the soft limit raised, before
+# any RDMA device is opened
+fd_limit_case() {
+	local name=$1 hard=$2 pattern=$3 err rc=0
+	shift 4
+	err=$( (ulimit -Sn 50 && ulimit -Hn "$hard" && exec "$CM" "$@") 2>&1 >/dev/null) || rc=$?
+	if [ "$rc" != 7 ]; then
+		ktap_test_fail "$name" "exit $rc, want 7: $(basename "$CM") $*"
+	elif ! grep -qiE -- "$pattern" <<<"$err"; then
+		ktap_test_fail "$name" "stderr lacks /$pattern/: $err"
+	else
+		ktap_test_pass "$name"
+	fi
+}
+
 no_device_case() {
 	local name=$1 out rc got
 	shift

@@ -139,6 +139,14 @@ for o in "--proc null" "--reply-size 8192" "--post-size 4096" --then-null "--rep
 done
 
 no_device_case "probe: no RDMA device" probe 192.0.2.1 --timeout 2
+fd_limit_case "probe: --count beyond the hard limit on open files" 100 \
+	'100 connections need about 316 open files; the limit is 100' -- probe 192.0.2.1 --count 100
+if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
+	fd_limit_case "probe: --count raises the soft limit on open files" 1024 \
+		'cannot open the RDMA CM' -- probe 192.0.2.1 --count 100 --timeout 2
+else
+	ktap_test_skip "probe: --count raises the soft limit on open files" "this host has an RDMA device"
+fi
 if "$CM" --help | grep -q 'negotiate --role client|server'; then
 	ktap_test_pass "--help describes every command"
 else

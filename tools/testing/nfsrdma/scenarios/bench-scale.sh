@@ -55,6 +55,11 @@ hold() {
 	return 1
 }
 
+# wait_closed: until nfsd holds no connection (two minutes at most)
+wait_closed() {
+	wait_for "nfsd to close the connections" 120 sh -c "[ \"\$(wget -q -O - '$E2E_CTL?qps')\" = 0 ]"
+}
+
 # release LOG: end rpcrdma-call (it disconnects every connection; a
 # connection the server ended while held makes it exit non-zero) and
 # wait until nfsd has closed its ends
@@ -63,8 +68,12 @@ release() {
 	kill -TERM $CALLER 2>/dev/null
 	wait $CALLER 2>/dev/null || rc=$?
 	CALLER=
-	[ "$rc" = 0 ] || { cat "$1"; fail_scenario "rpcrdma-call ended with status $rc: a connection was lost while held"; }
-	wait_for "nfsd to close the connections" 120 sh -c "[ \"\$(wget -q -O - '$E2E_CTL?qps')\" = 0 ]"
+	if [ "$rc" != 0 ]; then
+		cat "$1"
+		wait_closed
+		fail_scenario "rpcrdma-call ended with status $rc while it held the connections (its events above)"
+	fi
+	wait_closed
 }
 
 for k in $KIBS; do
@@ -96,7 +105,7 @@ for k in $KIBS; do
 			cat "$log"
 			up=$(grep -c '"event": "established"' "$log")
 			echo "BENCH-SCALE module=$E2E_RPCRDMA size=$size n=$n status=failed credits=$credits up=$up exit=$rc"
-			wait_for "nfsd to close the connections" 120 sh -c "[ \"\$(wget -q -O - '$E2E_CTL?qps')\" = 0 ]"
+			wait_closed
 			fail_scenario "$k KiB: $n connections: rpcrdma-call ended with status $rc after $up were established"
 		fi
 		sq=$(ctl qps)
