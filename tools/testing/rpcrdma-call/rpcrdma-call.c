@@ -343,7 +343,7 @@ void print_usage(void)
 
 #define CALL_RECVS		QP_DEPTH	/* Receives posted, and credits asked */
 #define CALLS_MAX		2		/* the call and --then-null */
-#define CALL_COUNT_MAX		1024		/* --count */
+#define CALL_COUNT_MAX		HOLD_MAX	/* --count */
 #define CALL_FDS		2		/* a connection's event and
 						 * completion channels */
 #define CALL_SEND_MAX		4096		/* room for a call with 128 Reply
@@ -1118,14 +1118,6 @@ static int caller_setup(struct caller *c)
 	return 0;
 }
 
-static long long now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /*
  * Sleep up to @ms for a completion or a CM event. A completion event
  * re-arms the CQ; the caller polls it. Returns 0 or a negative errno.
@@ -1454,54 +1446,6 @@ static int caller_connect(struct caller *c, const struct caller *fresh,
 	}
 }
 
-/*
- * --hold: keep the @n connections of @cs for @s seconds, or until a stop
- * signal. A connection that the server ends meanwhile is reported and
- * ends the hold.
- */
-static int callers_hold(struct caller *cs, int n, int s)
-{
-	static struct pollfd pfd[CALL_COUNT_MAX];
-	long long deadline = now_ms() + (long long)s * 1000;
-	struct rdma_cm_event *ev;
-	char detail[160];
-	struct out_rec r;
-	int i, rc;
-
-	out_begin(&r);
-	out_str(&r, "event", "held");
-	out_num(&r, "connections", n);
-	out_num(&r, "seconds", s);
-	out_print(&r);
-	fflush(stdout);
-	for (i = 0; i < n; i++) {
-		pfd[i].fd = cs[i].p.ch->fd;
-		pfd[i].events = POLLIN;
-	}
-	while (!stop_requested && now_ms() < deadline) {
-		rc = poll_channels(pfd, n, (int)(deadline - now_ms()));
-		if (rc == -EINTR || rc == 0)
-			continue;
-		if (rc < 0)
-			return local_failure("waiting", -rc);
-		for (i = 0; i < n; i++) {
-			if (!(pfd[i].revents & POLLIN))
-				continue;
-			if (rdma_get_cm_event(cs[i].p.ch, &ev))
-				return local_failure("rdma_get_cm_event", errno);
-			snprintf(detail, sizeof(detail),
-				 "connection %d of %d: %s (status %d) while held",
-				 i + 1, n, rdma_event_str(ev->event), ev->status);
-			if (ev->event == RDMA_CM_EVENT_DISCONNECTED)
-				cs[i].disconnected = true;
-			rdma_ack_cm_event(ev);
-			report_error("unreachable", detail);
-			return EXIT_UNREACHABLE;
-		}
-	}
-	return 0;
-}
-
 static int cmd_call(int argc, char **argv)
 {
 	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_REMOTE_INV,
@@ -1633,8 +1577,15 @@ static int cmd_call(int argc, char **argv)
 				rc = r;
 		}
 	}
-	if (!rc && !stop_requested && a.hold > 0)
-		rc = callers_hold(cs, up, a.hold);
+	if (!rc && !stop_requested && a.hold > 0) {
+		static struct probe *held[CALL_COUNT_MAX];
+
+		for (i = 0; i < up; i++)
+			held[i] = &cs[i].p;
+		rc = hold_probes(held, up, a.hold);
+		for (i = 0; i < up; i++)
+			cs[i].disconnected |= cs[i].p.gone;
+	}
 	callers_disconnect(cs, up, ms);
 	for (i = 0; i < count; i++)
 		caller_release(&cs[i]);

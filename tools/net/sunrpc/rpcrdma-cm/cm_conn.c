@@ -173,6 +173,74 @@ int poll_channels(struct pollfd *pfd, int n, int ms)
 	return rc < 0 ? -errno : rc;
 }
 
+/* Milliseconds on the monotonic clock */
+long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * --hold: keep the @n connections of @ps for @s seconds, or until a stop
+ * signal, saying when all are held. A connection that the server ends
+ * meanwhile is reported (and marked gone if it was a disconnect) and
+ * ends the hold: EXIT_UNREACHABLE. Otherwise 0, or EXIT_LOCAL.
+ */
+int hold_probes(struct probe **ps, int n, int s)
+{
+	static struct pollfd pfd[HOLD_MAX];
+	long long deadline = now_ms() + (long long)s * 1000;
+	struct rdma_cm_event *ev;
+	char detail[160];
+	struct out_rec r;
+	int i, rc;
+
+	if (n > HOLD_MAX)
+		n = HOLD_MAX;
+	out_begin(&r);
+	out_str(&r, "event", "held");
+	out_num(&r, "connections", n);
+	out_num(&r, "seconds", s);
+	out_print(&r);
+	fflush(stdout);
+	for (i = 0; i < n; i++) {
+		pfd[i].fd = ps[i]->ch->fd;
+		pfd[i].events = POLLIN;
+	}
+	while (!stop_requested) {
+		long long left = deadline - now_ms();
+
+		if (left <= 0)
+			break;
+		rc = poll_channels(pfd, n, (int)left);
+		if (rc == -EINTR || rc == 0)
+			continue;
+		if (rc < 0) {
+			report_error("local", strerror(-rc));
+			return EXIT_LOCAL;
+		}
+		for (i = 0; i < n; i++) {
+			if (!(pfd[i].revents & POLLIN))
+				continue;
+			if (rdma_get_cm_event(ps[i]->ch, &ev)) {
+				report_error("local", strerror(errno));
+				return EXIT_LOCAL;
+			}
+			snprintf(detail, sizeof(detail),
+				 "connection %d of %d: %s (status %d) while held",
+				 i + 1, n, rdma_event_str(ev->event), ev->status);
+			if (ev->event == RDMA_CM_EVENT_DISCONNECTED)
+				ps[i]->gone = true;
+			rdma_ack_cm_event(ev);
+			report_error("unreachable", detail);
+			return EXIT_UNREACHABLE;
+		}
+	}
+	return 0;
+}
+
 /*
  * Wait up to @ms milliseconds (-1: forever) for the next CM event.
  * Returns 0 with *@ev set, -ETIMEDOUT, -EINTR on a stop signal, or

@@ -59,8 +59,13 @@ void catch_signals(void);
 void build_pdata(const char *cmd, const struct cmd_args *a,
 		 size_t max, struct pdata_out *out);
 const char *addr_string(struct sockaddr *sa, char *buf, size_t size);
+/* Most connections --count may open and --hold keep */
+#define HOLD_MAX		1024
+
 struct pollfd;
 int poll_channels(struct pollfd *pfd, int n, int ms);
+long long now_ms(void);
+int hold_probes(struct probe **ps, int n, int s);
 int next_event(struct rdma_event_channel *ch, int ms,
 	       struct rdma_cm_event **ev);
 int create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,

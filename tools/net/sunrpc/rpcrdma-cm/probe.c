@@ -20,10 +20,9 @@
 #include <rdma/rdma_cma.h>
 
 #include "cm_conn.h"
-#include "output.h"
 
 /* Most connections --count opens */
-#define PROBE_COUNT_MAX		1024
+#define PROBE_COUNT_MAX		HOLD_MAX
 /* Descriptors a connection holds: its event channel, and the two
  * completion channels librdmacm makes with the QP
  */
@@ -50,79 +49,12 @@ static int probe_one(struct probe *p, const char *host, const char *port,
 }
 
 /*
- * Keep the @n connections of @ps for @s seconds, or until a stop signal.
- * A connection the server ends meanwhile is reported and ends the hold.
- */
-static int probe_hold(struct probe *ps, int n, int s)
-{
-	static struct pollfd pfd[PROBE_COUNT_MAX];
-	struct rdma_cm_event *ev;
-	struct timespec start;
-	char detail[160];
-	struct out_rec r;
-	int i, rc, left;
-
-	out_begin(&r);
-	out_str(&r, "event", "held");
-	out_num(&r, "connections", n);
-	out_num(&r, "seconds", s);
-	out_print(&r);
-	fflush(stdout);
-	for (i = 0; i < n; i++) {
-		pfd[i].fd = ps[i].ch->fd;
-		pfd[i].events = POLLIN;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (!stop_requested) {
-		struct timespec now;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left = s * 1000 - (int)((now.tv_sec - start.tv_sec) * 1000 +
-					(now.tv_nsec - start.tv_nsec) / 1000000);
-		if (left <= 0)
-			return 0;
-		rc = poll_channels(pfd, n, left);
-		if (rc == -EINTR || rc == 0)
-			continue;
-		if (rc < 0) {
-			report_error("local", strerror(-rc));
-			return EXIT_LOCAL;
-		}
-		for (i = 0; i < n; i++) {
-			if (!(pfd[i].revents & POLLIN))
-				continue;
-			if (rdma_get_cm_event(ps[i].ch, &ev)) {
-				report_error("local", strerror(errno));
-				return EXIT_LOCAL;
-			}
-			snprintf(detail, sizeof(detail),
-				 "connection %d of %d: %s (status %d) while held",
-				 i + 1, n, rdma_event_str(ev->event), ev->status);
-			if (ev->event == RDMA_CM_EVENT_DISCONNECTED)
-				ps[i].gone = true;
-			rdma_ack_cm_event(ev);
-			report_error("unreachable", detail);
-			return EXIT_UNREACHABLE;
-		}
-	}
-	return 0;
-}
-
-static long long probe_now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/*
  * Leave as a well-behaved client would: disconnect every connection the
  * server has not ended, then wait up to @ms in all for the answers
  */
 static void probe_leave(struct probe *ps, int n, int ms)
 {
-	long long deadline = probe_now_ms() + ms;
+	long long deadline = now_ms() + ms;
 	struct rdma_cm_event *ev;
 	int i, late = 0;
 
@@ -130,7 +62,7 @@ static void probe_leave(struct probe *ps, int n, int ms)
 		if (!ps[i].gone)
 			rdma_disconnect(ps[i].id);
 	for (i = 0; i < n && !late; i++) {
-		long long left = deadline - probe_now_ms();
+		long long left = deadline - now_ms();
 
 		if (ps[i].gone)
 			continue;
@@ -150,7 +82,7 @@ int cmd_probe(int argc, char **argv)
 	static const int allowed[] = { OPT_JSON, OPT_SEND, OPT_RECV, OPT_NO_REMOTE_INV,
 				       OPT_NONE, OPT_RAW, OPT_TIMEOUT, OPT_COUNT,
 				       OPT_HOLD, 0 };
-	static struct probe ps[PROBE_COUNT_MAX];
+	static struct probe ps[PROBE_COUNT_MAX], *held[PROBE_COUNT_MAX];
 	struct pdata_out out;
 	struct cmd_args a;
 	const char *port;
@@ -174,6 +106,7 @@ int cmd_probe(int argc, char **argv)
 	if (a.hold > 0)
 		catch_signals();
 	for (i = 0; i < n && !rc && !stop_requested; i++) {
+		held[i] = &ps[i];
 		rc = probe_one(&ps[i], a.argv[0], port, &out, ms);
 		if (rc) {
 			/* the failed one has no connection to leave */
@@ -184,7 +117,7 @@ int cmd_probe(int argc, char **argv)
 	if (rc || stop_requested)
 		i -= !!rc;
 	else if (a.hold > 0)
-		rc = probe_hold(ps, n, a.hold);
+		rc = hold_probes(held, n, a.hold);
 	n = i;
 	probe_leave(ps, n, ms);
 	for (i = 0; i < n; i++)

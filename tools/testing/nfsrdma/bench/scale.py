@@ -25,6 +25,8 @@ import os
 import re
 import sys
 
+from report import kernel_of  # the bench's report, beside this file
+
 LINE = re.compile(r"BENCH-SCALE module=(\S+) size=(\d+) n=(\d+) status=(\S+)(.*)")
 COUNTS = {"quick": [1, 16], "full": [1, 16, 64, 256]}
 SIZES = {"quick": [65536], "full": [65536, 262144]}
@@ -109,16 +111,6 @@ def write_md(path, rows, kernel):
                        f"(exit {r['exit']}) | | | | | |")
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
-
-
-def kernel_of(logs):
-    """The kernel release the guest printed ("E2E: role=... kernel=R")"""
-    for path in logs:
-        with open(path, errors="replace") as f:
-            m = re.search(r"^E2E: role=\S+ .*kernel=(\S+)", f.read(), re.M)
-        if m:
-            return m.group(1)
-    return "unknown"
 
 
 class Ktap:
