@@ -240,7 +240,8 @@ static const char usage_text[] =
 "             ERR_VERS, ERR_CHUNK) [nfs_status] credits send_len\n"
 "             copies misbehaved.\n"
 "             disconnect: after_xid [oversized_len]. closed: reason by_us.\n"
-"             recv_error, send_error: wc_status wc_status_code vendor_err.\n"
+"             recv_error: wc_status wc_status_code vendor_err;\n"
+"             send_error: xid (of the answer it carried) and the same.\n"
 "\n"
 "Exit status: 0 at --count or --timeout after a client connected, or\n"
 "on SIGINT or SIGTERM, 2 on a usage error, 6 when no client connected\n"
@@ -426,6 +427,7 @@ struct conn {
 	u32			peer_recv;	/* the client's Receive Size */
 	int			sends;		/* posted, not completed */
 	int			send_next;	/* the next send slot */
+	u32			send_xid[SEND_SLOTS];	/* what each slot carries */
 	bool			disconnect;	/* once the Sends complete */
 	u32			disconnect_xid;
 	u32			oversized;	/* --break-after-reply: its length */
@@ -492,7 +494,7 @@ static int post_recv(struct server *s, struct conn *c, int slot)
 #define SEND_WR_ID	0x10000		/* | slot; a Receive's wr_id is its slot */
 
 /* Send @len octets: @msg, copied to a send slot, or (@msg NULL) big_buf */
-static int post_send(struct conn *c, const u8 *msg, size_t len)
+static int post_send(struct conn *c, const u8 *msg, size_t len, u32 xid)
 {
 	struct ibv_send_wr wr, *bad_wr;
 	struct ibv_sge sge;
@@ -520,6 +522,7 @@ static int post_send(struct conn *c, const u8 *msg, size_t len)
 	rc = ibv_post_send(c->id->qp, &wr, &bad_wr);
 	if (rc)
 		return rc;
+	c->send_xid[slot] = xid;
 	c->send_next = (slot + 1) % SEND_SLOTS;
 	c->sends++;
 	return 0;
@@ -814,7 +817,7 @@ static void handle_call(struct server *s, struct conn *c, int slot,
 		s->misbehaved++;
 	copies = misbehave && s->sa.mb == MB_TWICE ? 2 : 1;
 	for (i = 0; i < copies && !rc; i++)
-		rc = post_send(c, answer, len);
+		rc = post_send(c, answer, len, ci.xid);
 	if (rc) {
 		local_failure("ibv_post_send", rc);
 		copies = i - 1;		/* the one that failed was not sent */
@@ -830,7 +833,7 @@ static void handle_call(struct server *s, struct conn *c, int slot,
 	out_bool(&r, "misbehaved", misbehave);
 	out_print(&r);
 	if (misbehave && s->sa.mb == MB_BREAK && !rc) {
-		rc = post_send(c, NULL, c->peer_recv + 4);
+		rc = post_send(c, NULL, c->peer_recv + 4, ci.xid);
 		if (rc)
 			local_failure("ibv_post_send", rc);
 		else
@@ -848,6 +851,20 @@ static void report_wc_error(const struct conn *c, const char *event,
 	struct out_rec r;
 
 	out_conn(&r, event, c);
+	out_str(&r, "wc_status", ibv_wc_status_str(wc->status));
+	out_num(&r, "wc_status_code", wc->status);
+	out_num(&r, "vendor_err", wc->vendor_err);
+	out_print(&r);
+}
+
+/* A failed Send, with the XID of the answer it carried */
+static void report_send_error(const struct conn *c, const struct ibv_wc *wc)
+{
+	struct out_rec r;
+
+	out_conn(&r, "send_error", c);
+	out_fmt(&r, "xid", "0x%08" PRIx32,
+		c->send_xid[(wc->wr_id & ~SEND_WR_ID) % SEND_SLOTS]);
 	out_str(&r, "wc_status", ibv_wc_status_str(wc->status));
 	out_num(&r, "wc_status_code", wc->status);
 	out_num(&r, "vendor_err", wc->vendor_err);
@@ -888,7 +905,7 @@ static void conn_completions(struct server *s, struct conn *c)
 			c->sends--;
 			if (wc.status != IBV_WC_SUCCESS &&
 			    wc.status != IBV_WC_WR_FLUSH_ERR)
-				report_wc_error(c, "send_error", &wc);
+				report_send_error(c, &wc);
 			continue;
 		}
 		if (wc.status == IBV_WC_WR_FLUSH_ERR)

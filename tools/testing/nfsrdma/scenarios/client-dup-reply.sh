@@ -51,8 +51,22 @@ expect_eq "retransmitted Calls" "$(echo "$calls" | grep -c '"retransmission": tr
 expect_eq "Calls on a connection other than the first" \
 	"$(grep '"event": "call"' /tmp/serve.out | grep -vc '"conn": 1,')" 0
 expect_eq "connections established" "$(grep -c '"event": "established"' /tmp/serve.out)" 1
+# A Send that found no Receive ends the connection on iWARP before the
+# client can take what it carried. One failure is not that: soft-iWARP
+# can fail the completion of the last answer (PROC_UNAVAIL, which ends
+# the mount) when the client, having taken it, closes the connection
+# before siw has retired the Send (seen in 2 of 4 runs of make check
+# on 7.3); it counts only if the client's trace has not taken its XID
+last=$(echo "$calls" | tail -n 1 | jget xid)
+failed=$(grep '"event": "send_error"' /tmp/serve.out || true)
+late=$(echo "$failed" | grep -c "\"xid\": \"$last\"" || true)
+if [ "$late" -gt 0 ] && grep -q "xprtrdma_reply: .* xid=$last " $T/trace; then
+	echo "the last answer's Send ($last) failed after the client took it: $late"
+else
+	late=0
+fi
 expect_eq "Sends that found no Receive (or failed otherwise)" \
-	"$(grep -c '"event": "send_error"' /tmp/serve.out)" 0
+	$(($(echo "$failed" | grep -c . || true) - late)) 0
 expect_eq "connections the server closed" "$(grep '"event": "closed"' /tmp/serve.out | grep -c '"by_us": true')" 0
 
 # What it answered: each of the first three twice, each answer with its
