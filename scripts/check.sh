@@ -410,10 +410,10 @@ lane_kunit() {
 
 # At its peak a make check from a new clone holds about this much under
 # build/ (both kernel trees, both series' pristine checkouts, the fresh
-# root's own build, KUnit's, the VMs' images): measured, 22.3 GiB above
-# the start (disk_watch), before the fresh root dropped its arm64 files
-# after use; a machine without the packages needs about 2 GiB more
-# outside build/ for them (scripts/README.md, "Disk"). With less, its steps
+# root's own build, KUnit's, the VMs' images): measured, 21.8 to 22.2
+# GiB above the start (disk_watch); a machine without the packages needs
+# about 2 GiB more outside build/ for them (scripts/README.md, "Disk").
+# With less, its steps
 # fail with "No space left on device" in ways that hide the cause, so
 # make check stops first and says so. What build/ already holds counts
 # as room: it is reused or replaced.
