@@ -427,12 +427,14 @@ int probe_resolve(struct probe *p, const char *host, const char *port,
 int cm_open(struct rdma_event_channel **ch, struct rdma_cm_id **id)
 {
 	char detail[128];
+	int err;
 
 	*ch = rdma_create_event_channel();
 	if (!*ch) {
+		err = errno;
 		snprintf(detail, sizeof(detail),
-			 "cannot open the RDMA CM: %s%s", strerror(errno),
-			 errno == ENOENT || errno == ENODEV ?
+			 "cannot open the RDMA CM: %s%s", strerror(err),
+			 err == ENOENT || err == ENODEV ?
 			 " (is rdma_ucm loaded?)" : "");
 		report_error("local", detail);
 		return EXIT_LOCAL;

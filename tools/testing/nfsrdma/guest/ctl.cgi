@@ -9,11 +9,6 @@
 #              "ok N" or "refused N" with the value in force
 #   addrs=N    add 192.0.2.11 .. 192.0.2.(10+N) to eth0, so that N NFSv3
 #              mounts of different addresses make N connections
-#   maxconn=N  set nfsd's max_connections (6.12: how many connections
-#              that have not presented a filehandle it keeps before
-#              closing the oldest, 0 for its default of 64); "ok N",
-#              or "none" where nfsd has no such setting (7.3: the 64
-#              is fixed)
 #   mem        drop caches, then print guest/lib.sh mem_now's readings
 #   qps        how many RC queue pairs the kernel holds (one per connection)
 #   credits    nfsd's max_requests
@@ -55,15 +50,6 @@ addrs=*)
 		i=$((i + 1))
 	done
 	echo ok ;;
-maxconn=*)
-	f=/proc/fs/nfsd/max_connections
-	if [ ! -e $f ]; then
-		echo none
-	elif echo "${QUERY_STRING#maxconn=}" >$f 2>/dev/null; then
-		echo "ok $(cat $f)"
-	else
-		echo "refused $(cat $f)"
-	fi ;;
 mem)
 	mem_now ;;
 qps)
