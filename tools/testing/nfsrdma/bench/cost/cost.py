@@ -76,9 +76,9 @@ SPREAD_MAX = 1.0        # % between the samples of a step
 GATE_MAX = 2.0          # % more transport instructions at 4 KiB than stock
 # The functions of the two hot-path changes (cost.md, "Hot paths")
 COPY_FUNCS = ["rpcrdma_reply_copy", "rpcrdma_complete_rqst", "read_bytes_from_xdr_buf"]
-REPOST_FUNCS = ["svc_rdma_recv_buf_repost", "svc_rdma_refresh_recvs",
-                "svc_rdma_release_ctxt", "svc_rdma_recv_ctxt_put",
-                "svc_rdma_wc_receive"]
+REPOST_FUNCS = ["svc_rdma_recv_buf_repost", "svc_rdma_recv_buf_post",
+                "svc_rdma_refresh_recvs", "svc_rdma_release_ctxt",
+                "svc_rdma_recv_ctxt_put", "svc_rdma_wc_receive"]
 
 
 def parse_counts(path):
