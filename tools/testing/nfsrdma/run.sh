@@ -368,10 +368,11 @@ trap 'exit 143' TERM
 # hung-task headers are matched too: they come before the trace in a log,
 # so the line reported names the kind of splat, not only "Call Trace:".
 # The stacks a timed-out scenario prints (E2E-STUCK lines, guest/init's
-# show_stuck) are not a splat.
+# show_stuck) and the daemon logs a failed scenario prints (E2E-LOG) are
+# not a splat.
 KERNEL_TROUBLE='Kernel panic|BUG:|Oops|WARNING:|rcu: INFO:|INFO: task .* blocked|Call Trace:'
 kernel_trouble() {
-	tr -d '\r' <"$1" | grep -v '^E2E-STUCK' | grep -m1 -E "$KERNEL_TROUBLE" || true
+	tr -d '\r' <"$1" | grep -v -E '^E2E-(STUCK|LOG) ' | grep -m1 -E "$KERNEL_TROUBLE" || true
 }
 
 # append_for ROLE SPEC SCENARIOS SERVER-SPEC: the guest's command line
@@ -468,7 +469,7 @@ report() {
 		ktap_test_fail kernel-log "the kernel reported a problem in ${f##*/}: $line"
 		# grep reads the file itself: with "tr |" in front, -m1
 		# would end tr with SIGPIPE on a long log, and pipefail the run
-		{ grep -v '^E2E-STUCK' "$f" || true; } |
+		{ grep -v -E '^E2E-(STUCK|LOG) ' "$f" || true; } |
 			grep -m1 -A20 -E "$KERNEL_TROUBLE" | tr -d '\r' | sed 's/^/#     /'
 	else
 		ktap_test_pass kernel-log
