@@ -371,8 +371,12 @@ trap 'exit 143' TERM
 # show_stuck) and the daemon logs a failed scenario prints (E2E-LOG) are
 # not a splat.
 KERNEL_TROUBLE='Kernel panic|BUG:|Oops|WARNING:|rcu: INFO:|INFO: task .* blocked|Call Trace:'
+# console_lines LOG: the console without the guest's marked dumps
+console_lines() {
+	grep -v -E '^E2E-(STUCK|LOG) ' "$1" || true
+}
 kernel_trouble() {
-	tr -d '\r' <"$1" | grep -v -E '^E2E-(STUCK|LOG) ' | grep -m1 -E "$KERNEL_TROUBLE" || true
+	console_lines "$1" | tr -d '\r' | grep -m1 -E "$KERNEL_TROUBLE" || true
 }
 
 # append_for ROLE SPEC SCENARIOS SERVER-SPEC: the guest's command line
@@ -467,10 +471,10 @@ report() {
 	done
 	if [ -n "$line" ]; then
 		ktap_test_fail kernel-log "the kernel reported a problem in ${f##*/}: $line"
-		# grep reads the file itself: with "tr |" in front, -m1
-		# would end tr with SIGPIPE on a long log, and pipefail the run
-		{ grep -v -E '^E2E-(STUCK|LOG) ' "$f" || true; } |
-			grep -m1 -A20 -E "$KERNEL_TROUBLE" | tr -d '\r' | sed 's/^/#     /'
+		# -m1 ends console_lines' grep with SIGPIPE on a long log;
+		# its "|| true" keeps that from failing the run (pipefail)
+		console_lines "$f" | grep -m1 -A20 -E "$KERNEL_TROUBLE" | tr -d '\r' |
+			sed 's/^/#     /'
 	else
 		ktap_test_pass kernel-log
 	fi
