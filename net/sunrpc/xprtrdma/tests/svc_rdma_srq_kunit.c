@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for svcrdma's shared receive queue: when a device can
+ * carry one, and the credit grants that keep every credit backed by a
+ * posted Receive buffer of the shared pool.
+ */
+
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+
+#include <linux/sunrpc/svc_rdma.h>
+
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
+
+static void srq_usable_test(struct kunit *test)
+{
+	struct ib_device_attr attrs = {
+		.max_srq	= 1024,
+		.max_srq_wr	= 16384,
+		.max_srq_sge	= 27,
+	};
+
+	KUNIT_EXPECT_TRUE(test, svc_rdma_srq_usable(&attrs, 17));
+	KUNIT_EXPECT_TRUE(test, svc_rdma_srq_usable(&attrs, 27));
+	/* Buffers that need more SGEs than an SRQ WR takes */
+	KUNIT_EXPECT_FALSE(test, svc_rdma_srq_usable(&attrs, 28));
+
+	/* A device without SRQs */
+	attrs.max_srq = 0;
+	KUNIT_EXPECT_FALSE(test, svc_rdma_srq_usable(&attrs, 1));
+	attrs.max_srq = 1;
+
+	/* An SRQ that cannot hold a connection's credits twice over */
+	attrs.max_srq_wr = 2 * (RPCRDMA_MAX_REQUESTS +
+				RPCRDMA_MAX_BC_REQUESTS) - 1;
+	KUNIT_EXPECT_FALSE(test, svc_rdma_srq_usable(&attrs, 1));
+	attrs.max_srq_wr++;
+	KUNIT_EXPECT_TRUE(test, svc_rdma_srq_usable(&attrs, 1));
+}
+
+static void srq_grant_first_reply_test(struct kunit *test)
+{
+	struct svc_rdma_credits cr = { .cr_reserved = 1, .cr_grant = 1 };
+	u32 free = 100;
+
+	/* The first Call used the one credit: the grant doubles */
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_grant(&cr, 1, 128, &free, true), 2);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 2);
+	KUNIT_EXPECT_EQ(test, free, 99);
+
+	/* One Call at a time after that: the grant stays */
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_grant(&cr, 1, 128, &free, true), 2);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 2);
+	KUNIT_EXPECT_EQ(test, free, 99);
+}
+
+static void srq_grant_busy_test(struct kunit *test)
+{
+	struct svc_rdma_credits cr = { .cr_reserved = 1, .cr_grant = 1 };
+	u32 free = 1000, grant = 1;
+	int i;
+
+	/* A client that keeps every credit busy climbs to its share */
+	for (i = 0; i < 10; i++)
+		grant = svc_rdma_srq_grant(&cr, grant, 48, &free, true);
+	KUNIT_EXPECT_EQ(test, grant, 48);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 48);
+	KUNIT_EXPECT_EQ(test, free, 1000 - 47);
+}
+
+static void srq_grant_pool_short_test(struct kunit *test)
+{
+	struct svc_rdma_credits cr = { .cr_reserved = 4, .cr_grant = 4 };
+	u32 free = 3;
+
+	/* Wants 8: takes the three buffers there are */
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_grant(&cr, 4, 128, &free, true), 7);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 7);
+	KUNIT_EXPECT_EQ(test, free, 0);
+
+	/* None left: the grant stays what is reserved */
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_grant(&cr, 7, 128, &free, true), 7);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 7);
+	KUNIT_EXPECT_EQ(test, free, 0);
+}
+
+static void srq_grant_lower_test(struct kunit *test)
+{
+	struct svc_rdma_credits cr = { .cr_reserved = 64, .cr_grant = 64 };
+	u32 free = 0;
+
+	/* The share fell to 8 (connections arrived): the grant falls at
+	 * once, the reservation one buffer per Reply
+	 */
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_grant(&cr, 40, 8, &free, true), 8);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 63);
+	KUNIT_EXPECT_EQ(test, free, 1);
+
+	/* Another Reply being built: the grant may fall, the reservation
+	 * may not
+	 */
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_grant(&cr, 1, 8, &free, false), 2);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 63);
+	KUNIT_EXPECT_EQ(test, free, 1);
+
+	/* Never below one credit, even with a share of zero */
+	cr.cr_reserved = 1;
+	cr.cr_grant = 1;
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_grant(&cr, 1, 0, &free, true), 1);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 1);
+}
+
+#define SRQ_MODEL_CONNS		3
+#define SRQ_MODEL_INFLIGHT	256
+
+/* One connection as both ends see it */
+struct srq_model_conn {
+	struct svc_rdma_credits	cr;	/* server */
+	u32	held;			/* server: Calls not yet answered */
+	u32	outstanding;		/* client: Calls sent, no Reply yet */
+	u32	allowed;		/* client: the last grant it read */
+	u32	inflight[SRQ_MODEL_INFLIGHT];	/* Replies on the wire */
+	u32	head, tail;
+};
+
+static u32 srq_model_next(u32 *seed)
+{
+	*seed = *seed * 1664525 + 1013904223;
+	return *seed >> 8;
+}
+
+/*
+ * Clients that send whenever their last grant allows, a server that
+ * answers in any order and a pool whose share moves, run for many
+ * steps: what a client may still send never exceeds what is reserved
+ * for its connection, and the reservations never exceed the pool.
+ */
+static void srq_grant_model_test(struct kunit *test)
+{
+	struct srq_model_conn *conns, *c;
+	u32 seed = 8797, count = 64, free = count, share = 32;
+	unsigned int step, i, reserved, violations = 0, granted = 0;
+
+	conns = kunit_kcalloc(test, SRQ_MODEL_CONNS, sizeof(*conns),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, conns);
+	for (i = 0; i < SRQ_MODEL_CONNS; i++) {
+		conns[i].cr.cr_reserved = 1;
+		conns[i].cr.cr_grant = 1;
+		conns[i].allowed = 1;
+		free--;
+	}
+
+	for (step = 0; step < 200000; step++) {
+		u32 r = srq_model_next(&seed);
+
+		c = &conns[r % SRQ_MODEL_CONNS];
+		switch ((r >> 4) % 8) {
+		case 0: case 1: case 2:		/* the client sends */
+			if (c->outstanding < c->allowed) {
+				c->outstanding++;
+				c->held++;
+			}
+			break;
+		case 3: case 4:			/* the server answers */
+			if (c->held && c->tail - c->head < SRQ_MODEL_INFLIGHT) {
+				c->inflight[c->tail++ % SRQ_MODEL_INFLIGHT] =
+					svc_rdma_srq_grant(&c->cr, c->held,
+							   share, &free, true);
+				c->held--;
+				granted++;
+			}
+			break;
+		case 5: case 6:			/* the client reads one */
+			if (c->head != c->tail) {
+				c->allowed = c->inflight[c->head++ %
+							 SRQ_MODEL_INFLIGHT];
+				c->outstanding--;
+			}
+			break;
+		default:			/* connections come and go */
+			share = 1 + (r >> 12) % 40;
+			break;
+		}
+
+		reserved = 0;
+		for (i = 0; i < SRQ_MODEL_CONNS; i++) {
+			c = &conns[i];
+			reserved += c->cr.cr_reserved;
+			if (c->outstanding - (c->tail - c->head) >
+			    c->cr.cr_reserved)
+				violations++;
+			if (c->cr.cr_grant > c->cr.cr_reserved)
+				violations++;
+		}
+		if (reserved + free != count)
+			violations++;
+	}
+	KUNIT_EXPECT_EQ(test, violations, 0);
+	/* The model did run: most steps that could answer did */
+	KUNIT_EXPECT_GT(test, granted, 10000);
+}
+
+static struct kunit_case svc_rdma_srq_cases[] = {
+	KUNIT_CASE(srq_usable_test),
+	KUNIT_CASE(srq_grant_first_reply_test),
+	KUNIT_CASE(srq_grant_busy_test),
+	KUNIT_CASE(srq_grant_pool_short_test),
+	KUNIT_CASE(srq_grant_lower_test),
+	KUNIT_CASE(srq_grant_model_test),
+	{}
+};
+
+static struct kunit_suite svc_rdma_srq_suite = {
+	.name = "svcrdma_srq",
+	.test_cases = svc_rdma_srq_cases,
+};
+
+kunit_test_suite(svc_rdma_srq_suite);
+
+MODULE_DESCRIPTION("KUnit tests for svcrdma's shared receive queue");
+MODULE_LICENSE("GPL");
