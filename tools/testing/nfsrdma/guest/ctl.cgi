@@ -20,6 +20,12 @@
 #   too-large  the svcrdma_reply_too_large events recorded since
 #              accepts-on (a Reply answered with ERR_CHUNK, or a
 #              backchannel Call not sent), one a line
+#   srq-on     record the svcrdma_srq_* events of nfsd's shared Receive
+#              buffer pools from now on; "ok", or "none" on a module
+#              without them
+#   srq=N      the pool of N-octet buffers as its newest event left it:
+#              "COUNT MAX" (buffers made, buffers it grows to), "0 0"
+#              after it was destroyed, or "none" if no event names it
 #   restart    restart nfsd, which closes every connection, and end
 #              its grace period
 #   fragment=N load nfsrdma_fragment.ko order=N: no free block of
@@ -69,6 +75,24 @@ accepts)
 	grep svcrdma_cm_accept /sys/kernel/tracing/trace ;;
 too-large)
 	grep svcrdma_reply_too_large /sys/kernel/tracing/trace ;;
+srq-on)
+	T=/sys/kernel/tracing
+	if [ -d $T/events/rpcrdma/svcrdma_srq_grow ]; then
+		for e in create grow destroy; do
+			echo 1 >$T/events/rpcrdma/svcrdma_srq_$e/enable
+		done
+		echo ok
+	else
+		echo none
+	fi ;;
+srq=*)
+	grep -E "svcrdma_srq_(create|grow|destroy):.* size=${QUERY_STRING#srq=} " \
+		/sys/kernel/tracing/trace | tail -n 1 |
+		awk '/svcrdma_srq_destroy:/ { print "0 0"; next }
+		     { for (i = 1; i <= NF; i++) {
+			 if ($i ~ /^count=/) c = substr($i, 7)
+			 if ($i ~ /^max=/) m = substr($i, 5) }
+		       print c, m }' | grep . || echo none ;;
 restart)
 	nfsd_restart
 	nfsd_end_grace

@@ -12,9 +12,18 @@
 # posts a connection's Receive buffers when it accepts it, so an idle
 # connection holds all of them.
 #
+# With a module whose nfsd shares a device's Receive buffers (an SRQ),
+# the pool's size is read from its svcrdma_srq_* events (ctl.cgi srq=N)
+# before each count and with the connections open: the pool outlives
+# them (it goes with the device), so what it grew by is its Receive
+# memory's share of what the count took, and not owed back after. One
+# connection opened and closed before each threshold's counts makes
+# that threshold's pool and retires the one before.
+#
 # N runs 1, 16, 64, 256. Before each N, what a connection took so far
-# (what the first took, then the slope from 1 to the last count) tells
-# what N would need; when that is more than 80 % of what the server has free,
+# (what the first took, then the slope from 1 to the last count; with
+# a pool, without what the pool grew by, plus what it may still grow)
+# tells what N would need; when that is more than 80 % of what the server has free,
 # the count is not tried (status=skipped, with both figures): a server
 # that runs out of memory in the kernel stops answering, and the
 # figures already taken say what was asked. Prints one BENCH-SCALE line
@@ -25,6 +34,26 @@ KIBS="64 256"
 [ "$E2E_BENCH" = quick ] && COUNTS="1 16" KIBS="64"
 credits=$(ctl credits)
 [ -n "$credits" ] || fail_scenario "the server's control channel did not answer"
+ctl srq-on >/dev/null
+
+# pool_count SIZE: buffers of nfsd's pool for SIZE-octet Receives, 0 if
+# there is none; pool_max SIZE: what it grows to
+pool_count() {
+	local r
+	r=$(ctl "srq=$1")
+	case "$r" in
+	[0-9]*" "[0-9]*) echo "${r%% *}" ;;
+	*) echo 0 ;;
+	esac
+}
+pool_max() {
+	local r
+	r=$(ctl "srq=$1")
+	case "$r" in
+	[0-9]*" "[0-9]*) echo "${r##* }" ;;
+	*) echo 0 ;;
+	esac
+}
 
 # free_kib READING: MemFree plus the per-CPU free pages of a mem_now
 # reading "MemFree,Slab,VmallocUsed,pcp"
@@ -73,8 +102,17 @@ for k in $KIBS; do
 	size=$((k * 1024))
 	sv=$(ctl size=$size)
 	[ "${sv%% *}" = ok ] || fail_scenario "$k KiB: the server's control channel answered '$sv' to size=$size"
+	# One connection first: with a pool, it makes the pool of this size,
+	# and the pool of the size before goes with it, so that neither is
+	# counted in what the first count took
+	rpcrdma-call "$E2E_SERVER" "$E2E_PORT" --send "$size" --recv "$size" \
+		--post-size 4096 --reply-size 512 --timeout 30 >/dev/null 2>&1 ||
+		fail_scenario "$k KiB: one connection before the counts failed"
+	wait_closed
 	last_n=0
 	last_used=0
+	grown=0
+	first_grown=0
 	for n in $COUNTS; do
 		sb=$(ctl mem)
 		case "$sb" in
@@ -82,10 +120,14 @@ for k in $KIBS; do
 		*) fail_scenario "$k KiB, $n: the server's control channel gave no memory reading ($sb)" ;;
 		esac
 		free=$(free_kib "$sb")
+		p0=$(pool_count "$size")
 		if [ "$last_n" -gt 0 ]; then
-			per=$((last_used / last_n))
-			[ "$last_n" = 1 ] || per=$(((last_used - first_used) / (last_n - 1)))
+			per=$(((last_used - grown) / last_n))
+			[ "$last_n" = 1 ] ||
+				per=$(((last_used - grown - first_used + first_grown) / (last_n - 1)))
 			need=$((per * n))
+			pmax=$(pool_max "$size")
+			[ "$pmax" -le "$p0" ] || need=$((need + (pmax - p0) * k))
 			if [ "$need" -gt $((free * 8 / 10)) ]; then
 				echo "BENCH-SCALE module=$E2E_RPCRDMA size=$size n=$n status=skipped credits=$credits need=$need free=$free"
 				continue
@@ -103,13 +145,15 @@ for k in $KIBS; do
 		fi
 		sq=$(ctl qps)
 		sa=$(ctl mem)
+		p1=$(pool_count "$size")
 		release "$log"
 		se=$(ctl mem)
 		used=$(($(free_kib "$sb") - $(free_kib "$sa")))
-		[ "$n" != 1 ] || first_used=$used
+		grown=$(((p1 - p0) * k))
+		[ "$n" != 1 ] || { first_used=$used; first_grown=$grown; }
 		last_n=$n
 		last_used=$used
-		echo "BENCH-SCALE module=$E2E_RPCRDMA size=$size n=$n status=ok credits=$credits qps=$sq server=$sb/$sa/$se"
+		echo "BENCH-SCALE module=$E2E_RPCRDMA size=$size n=$n status=ok credits=$credits qps=$sq server=$sb/$sa/$se pool=$p0/$p1"
 		expect_eq "$k KiB, $n connections: the server's QPs" "$sq" "$n"
 	done
 done
