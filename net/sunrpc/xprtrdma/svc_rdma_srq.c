@@ -7,9 +7,11 @@
  * nfsd's Receive memory grows with its clients: at 256 KiB and 128
  * credits, 32 MiB a connection. With one, the connections on a device
  * share a pool of buffers posted on the SRQ. The pool grows as
- * connections arrive, by what a connection would have had of its own,
- * up to a bound (a quarter of memory, half the device's SRQ limit),
- * and from then on its buffers are shared out.
+ * connections arrive, by what a connection would have had of its own
+ * or an eighth of its bound, whichever is more, up to that bound (a
+ * quarter of memory, half the device's SRQ limit), so that a few
+ * connections take it there, and from then on its buffers are shared
+ * out.
  *
  * Credits stay a promise (RFC 8166, Section 3.3.1): the Calls a client
  * may still send never outnumber the buffers reserved for its
@@ -396,8 +398,9 @@ static bool svc_rdma_srq_reserve(struct svc_rdma_srq *srq,
  *
  * Finds or makes the pool of @rdma's device for Receive buffers of
  * @rdma->sc_recv_size octets, grows it by what a connection of its own
- * would post (up to the pool's bound, but always by the one buffer the
- * connection's first Call needs), and reserves that one buffer. On
+ * would post or an eighth of the pool's bound, whichever is more (up
+ * to the bound, but always by the one buffer the connection's first
+ * Call needs), and reserves that one buffer. On
  * success, @rdma's QP is to be made in the pool's PD (@rdma->sc_pd)
  * with the pool's SRQ (@rdma->sc_srq), and @rdma->sc_recv_size is the
  * pool's Receive Size.
@@ -427,8 +430,9 @@ int svc_rdma_srq_attach(struct svcxprt_rdma *rdma)
 
 	mutex_lock(&srq->sr_grow_mutex);
 	spin_lock(&srq->sr_lock);
-	want = min(srq->sr_max, srq->sr_count + rdma->sc_max_requests +
-			       rdma->sc_max_bc_requests);
+	want = min(srq->sr_max, srq->sr_count +
+	       max(rdma->sc_max_requests + rdma->sc_max_bc_requests,
+		   srq->sr_max / 8));
 	spin_unlock(&srq->sr_lock);
 	if (!svc_rdma_srq_reserve(srq, 1, want)) {
 		mutex_unlock(&srq->sr_grow_mutex);
