@@ -8,10 +8,10 @@
  * credits, 32 MiB a connection. With one, the connections on a device
  * share a pool of buffers posted on the SRQ. The pool grows as
  * connections arrive, by what a connection would have had of its own
- * or an eighth of its bound, whichever is more, up to that bound (a
- * quarter of memory, half the device's SRQ limit), so that a few
- * connections take it there, and from then on its buffers are shared
- * out.
+ * or an eighth of its bound, whichever is more, up to that bound
+ * (what 64 connections would post, at most a quarter of memory, at
+ * most half the device's SRQ limit), so that a few connections take
+ * it there, and from then on its buffers are shared out.
  *
  * Credits stay a promise (RFC 8166, Section 3.3.1): the Calls a client
  * may still send never outnumber the buffers reserved for its
@@ -61,7 +61,6 @@
  * @sr_pd: PD of the SRQ and of every QP that uses it
  * @sr_srq: the shared receive queue
  * @sr_rn: device removal notification
- * @sr_key: Receive Size asked for when the pool was made
  * @sr_size: Receive Size of its buffers, as advertised
  * @sr_sges: SGEs of each buffer's Receive WR, at most
  * @sr_max: buffers it grows to as connections arrive
@@ -83,7 +82,6 @@ struct svc_rdma_srq {
 	struct ib_pd			*sr_pd;
 	struct ib_srq			*sr_srq;
 	struct rpcrdma_notification	sr_rn;
-	unsigned int			sr_key;
 	unsigned int			sr_size;
 	unsigned int			sr_sges;
 	unsigned int			sr_max;
@@ -99,6 +97,14 @@ struct svc_rdma_srq {
 	unsigned int			sr_conns;
 	unsigned int			sr_share;
 };
+
+/*
+ * A pool grows to what this many connections would post of their own
+ * at the default credits, unless a quarter of memory is less. More
+ * Calls in flight than that is more than nfsd's threads and its
+ * storage can be working on, and the connections past it share.
+ */
+#define SVC_RDMA_SRQ_CONNS	64
 
 static LIST_HEAD(svc_rdma_srqs);
 static DEFINE_MUTEX(svc_rdma_srqs_mutex);
@@ -124,6 +130,33 @@ VISIBLE_IF_KUNIT bool svc_rdma_srq_usable(const struct ib_device_attr *attrs,
 	       attrs->max_srq_sge >= sges;
 }
 EXPORT_SYMBOL_IF_KUNIT(svc_rdma_srq_usable);
+
+/*
+ * A QP on an SRQ is drained by waiting for its Last WQE Reached event
+ * before its CQ is polled (ib_drain_qp()). Drivers that never raise it
+ * make every drain wait 60 seconds and may leave a Receive's buffer
+ * nowhere: only these take the pool. siw raises it with "RDMA/siw:
+ * Report Last WQE Reached for a QP on an SRQ".
+ */
+static bool svc_rdma_srq_drains(const struct ib_device *device)
+{
+	switch (device->ops.driver_id) {
+	case RDMA_DRIVER_MLX5:
+	case RDMA_DRIVER_MLX4:
+	case RDMA_DRIVER_CXGB4:
+	case RDMA_DRIVER_MTHCA:
+	case RDMA_DRIVER_BNXT_RE:
+	case RDMA_DRIVER_OCRDMA:
+	case RDMA_DRIVER_HNS:
+	case RDMA_DRIVER_RXE:
+	case RDMA_DRIVER_HFI1:
+	case RDMA_DRIVER_SIW:
+	case RDMA_DRIVER_IONIC:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /**
  * svc_rdma_srq_grant - credits for one Reply, and the reservation after it
@@ -277,8 +310,8 @@ static struct svc_rdma_srq *svc_rdma_srq_create(struct ib_device *device,
 						unsigned int sges)
 {
 	struct ib_srq_init_attr attr = { };
+	unsigned long budget, max;
 	struct svc_rdma_srq *srq;
-	unsigned long budget;
 
 	srq = kzalloc_node(sizeof(*srq), GFP_KERNEL, ibdev_to_node(device));
 	if (!srq)
@@ -289,16 +322,21 @@ static struct svc_rdma_srq *svc_rdma_srq_create(struct ib_device *device,
 	mutex_init(&srq->sr_grow_mutex);
 	spin_lock_init(&srq->sr_lock);
 	srq->sr_device = device;
-	srq->sr_key = size;
 	srq->sr_size = size;
 	srq->sr_sges = sges;
 
-	/* A quarter of memory, but never less than one connection needs */
+	/* What SVC_RDMA_SRQ_CONNS connections would post of their own, at
+	 * most a quarter of memory, but never less than one connection
+	 * needs; and half of what the SRQ holds, the rest for the one
+	 * buffer each connection past the bound reserves
+	 */
 	budget = (totalram_pages() >> 2) << PAGE_SHIFT;
-	srq->sr_cap = min_t(unsigned long, device->attrs.max_srq_wr,
-			    max_t(unsigned long, budget / size * 2,
-				  2 * (RPCRDMA_MAX_REQUESTS +
-				       RPCRDMA_MAX_BC_REQUESTS)));
+	max = min_t(unsigned long, budget / size,
+		    SVC_RDMA_SRQ_CONNS * (RPCRDMA_MAX_REQUESTS +
+					  RPCRDMA_MAX_BC_REQUESTS));
+	max = max_t(unsigned long, max,
+		    RPCRDMA_MAX_REQUESTS + RPCRDMA_MAX_BC_REQUESTS);
+	srq->sr_cap = min_t(unsigned long, device->attrs.max_srq_wr, 2 * max);
 	srq->sr_max = srq->sr_cap / 2;
 
 	if (rpcrdma_rn_register(device, &srq->sr_rn, svc_rdma_srq_removed)) {
@@ -335,17 +373,21 @@ static struct svc_rdma_srq *svc_rdma_srq_get(struct ib_device *device,
 					     unsigned int sges)
 {
 	struct svc_rdma_srq *srq, *next, *found = NULL;
-	LIST_HEAD(stale);
 
 	mutex_lock(&svc_rdma_srqs_mutex);
 	list_for_each_entry_safe(srq, next, &svc_rdma_srqs, sr_list) {
 		if (srq->sr_device != device)
 			continue;
-		if (srq->sr_key == size && srq->sr_sges == sges) {
+		if (srq->sr_size == size && srq->sr_sges == sges) {
 			kref_get(&srq->sr_ref);
 			found = srq;
 		} else {
-			list_move(&srq->sr_list, &stale);
+			/* Off the list here, under the mutex, so that a
+			 * device removal (svc_rdma_srq_retire) does not
+			 * drop the same reference
+			 */
+			list_del_init(&srq->sr_list);
+			kref_put(&srq->sr_ref, svc_rdma_srq_release);
 		}
 	}
 	if (!found) {
@@ -356,11 +398,6 @@ static struct svc_rdma_srq *svc_rdma_srq_get(struct ib_device *device,
 		}
 	}
 	mutex_unlock(&svc_rdma_srqs_mutex);
-
-	list_for_each_entry_safe(srq, next, &stale, sr_list) {
-		list_del_init(&srq->sr_list);
-		kref_put(&srq->sr_ref, svc_rdma_srq_release);
-	}
 	return found;
 }
 
@@ -407,9 +444,10 @@ static bool svc_rdma_srq_reserve(struct svc_rdma_srq *srq,
  *
  * Context: Process context.
  *
- * Return: 0 on success; %-EOPNOTSUPP if the device has no usable SRQ
- * (the connection posts its own Receives); %-ENOMEM if the pool cannot
- * hold one more connection.
+ * Return: 0 on success; otherwise the connection posts its own
+ * Receives: %-EOPNOTSUPP if the device has no usable SRQ, %-ENODEV if
+ * it is being removed, %-ENOMEM if the pool cannot hold one more
+ * connection.
  */
 int svc_rdma_srq_attach(struct svcxprt_rdma *rdma)
 {
@@ -419,7 +457,8 @@ int svc_rdma_srq_attach(struct svcxprt_rdma *rdma)
 
 	sges = min_t(unsigned int, rdma->sc_recv_sges,
 		     device->attrs.max_srq_sge);
-	if (rpcrdma_pagebuf_max_len(sges) < rdma->sc_recv_size ||
+	if (!svc_rdma_srq_drains(device) ||
+	    rpcrdma_pagebuf_max_len(sges) < rdma->sc_recv_size ||
 	    !svc_rdma_srq_usable(&device->attrs,
 				 rpcrdma_pagebuf_sge_count(rdma->sc_recv_size,
 							   sges)))
@@ -522,7 +561,9 @@ out:
  * @rctxt: the Call being answered, its Receive buffer already posted again
  *
  * Computed once per Call, even if its Reply is replaced by an error
- * Reply; @rctxt keeps it until it is released.
+ * Reply; @rctxt keeps it until it is released
+ * (svc_rdma_srq_reply_done), by which time the Reply's Send is posted
+ * or will never be.
  *
  * Return: the grant, in network byte order.
  */
@@ -535,10 +576,13 @@ __be32 svc_rdma_srq_credits(struct svcxprt_rdma *rdma,
 
 	if (rctxt->rc_credits)
 		return rctxt->rc_credits;
-	alone = atomic_inc_return(&rdma->sc_srq_building) == 1;
 	held = atomic_read(&rdma->sc_srq_held) + 1;
 
 	spin_lock(&srq->sr_lock);
+	/* Under the lock: a Reply granted before this one and not yet
+	 * released may still reach the client after it
+	 */
+	alone = rdma->sc_srq_building++ == 0;
 	free = srq->sr_count - srq->sr_reserved;
 	grant = svc_rdma_srq_grant(&rdma->sc_srq_credits, held,
 				   min(srq->sr_share, rdma->sc_max_requests),
@@ -548,6 +592,43 @@ __be32 svc_rdma_srq_credits(struct svcxprt_rdma *rdma,
 
 	rctxt->rc_credits = cpu_to_be32(grant);
 	return rctxt->rc_credits;
+}
+
+/**
+ * svc_rdma_srq_reply_done - a Reply that was granted credits is released
+ * @rdma: the connection
+ *
+ * Context: Any context.
+ */
+void svc_rdma_srq_reply_done(struct svcxprt_rdma *rdma)
+{
+	struct svc_rdma_srq *srq = rdma->sc_srq;
+
+	spin_lock(&srq->sr_lock);
+	rdma->sc_srq_building--;
+	spin_unlock(&srq->sr_lock);
+}
+
+/**
+ * svc_rdma_srq_received - a Receive of the pool completed on @rdma's CQ
+ * @rdma: the connection whose client sent into it
+ *
+ * A client that has more Calls at the server than its connection
+ * reserved (with its backchannel's) has sent beyond the credits it was
+ * granted, into buffers promised to other connections (RFC 8166,
+ * Section 3.3.1, allows the connection to be ended then).
+ *
+ * Context: Any context.
+ *
+ * Return: %false if the client overran its credits.
+ */
+bool svc_rdma_srq_received(struct svcxprt_rdma *rdma)
+{
+	unsigned int limit = READ_ONCE(rdma->sc_srq_credits.cr_reserved);
+
+	if (test_bit(RDMAXPRT_SRQ_BC, &rdma->sc_flags))
+		limit += rdma->sc_max_bc_requests;
+	return atomic_inc_return(&rdma->sc_srq_held) <= limit;
 }
 
 /**
