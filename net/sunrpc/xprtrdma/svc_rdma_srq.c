@@ -88,9 +88,9 @@ struct svc_rdma_srq {
 	unsigned int			sr_cap;
 	atomic_t			sr_ids;
 	struct xarray			sr_bufs;
-	struct mutex			sr_grow_mutex;
+	struct mutex			sr_grow_mutex;	/* growth */
 
-	spinlock_t			sr_lock;
+	spinlock_t			sr_lock;	/* the counts below */
 	unsigned int			sr_count;
 	unsigned int			sr_reserved;
 	unsigned int			sr_bc_reserved;
