@@ -35,9 +35,14 @@ rnr_naks() {
 		awk '{ n += $1 } END { print n + 0 }'
 }
 
-# pool_counts: "COUNT MAX" of every traced growth of the 252 KiB pool
+# pool_counts: "COUNT MAX" of every traced growth of the pool made here:
+# of 252 KiB buffers, or less on a device whose Receive SGEs hold less
+# (soft-iWARP: 192 KiB)
 pool_counts() {
-	sed -n 's/.*svcrdma_srq_grow:.* size=258048 count=\([0-9]*\) max=\([0-9]*\).*/\1 \2/p' \
+	local size
+	size=$(sed -n 's/.*svcrdma_srq_grow:.* size=\([0-9]*\) .*/\1/p' $T/trace | head -n 1)
+	[ -n "$size" ] || return 0
+	sed -n "s/.*svcrdma_srq_grow:.* size=$size count=\([0-9]*\) max=\([0-9]*\).*/\1 \2/p" \
 		$T/trace
 }
 
@@ -87,8 +92,8 @@ done
 	expect_eq "RNR NAKs under load from 16 connections" "$(($(rnr_naks) - before))" 0
 first=$(pool_counts | head -n 1)
 last=$(pool_counts | tail -n 1)
-[ -n "$first" ] || fail_scenario "no svcrdma_srq_grow event for the 252 KiB pool"
-say "the 252 KiB pool: $first at its first growth, $last at its last (buffers, bound)"
+[ -n "$first" ] || fail_scenario "no svcrdma_srq_grow event: nfsd made no pool for 252 KiB"
+say "the pool: $first at its first growth, $last at its last (buffers, bound)"
 expect_eq "the pool grew past the first connection's buffers as more came" \
 	"$([ "${last%% *}" -gt "${first%% *}" ] && echo yes)" yes
 expect_eq "the pool kept within its bound" \
