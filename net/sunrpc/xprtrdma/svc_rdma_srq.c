@@ -437,7 +437,8 @@ static bool svc_rdma_srq_reserve(struct svc_rdma_srq *srq,
  * @rdma->sc_recv_size octets, grows it by what a connection of its own
  * would post or an eighth of the pool's bound, whichever is more (up
  * to the bound, but always by the one buffer the connection's first
- * Call needs), and reserves that one buffer. On
+ * Call needs), and reserves that one buffer. A pool that cannot hold
+ * what the connection would post of its own is not used. On
  * success, @rdma's QP is to be made in the pool's PD (@rdma->sc_pd)
  * with the pool's SRQ (@rdma->sc_srq), and @rdma->sc_recv_size is the
  * pool's Receive Size.
@@ -452,7 +453,7 @@ static bool svc_rdma_srq_reserve(struct svc_rdma_srq *srq,
 int svc_rdma_srq_attach(struct svcxprt_rdma *rdma)
 {
 	struct ib_device *device = rdma->sc_cm_id->device;
-	unsigned int sges, want;
+	unsigned int sges, want, own;
 	struct svc_rdma_srq *srq;
 
 	sges = min_t(unsigned int, rdma->sc_recv_sges,
@@ -467,13 +468,19 @@ int svc_rdma_srq_attach(struct svcxprt_rdma *rdma)
 	if (IS_ERR(srq))
 		return PTR_ERR(srq);
 
+	own = min(rdma->sc_max_requests + rdma->sc_max_bc_requests,
+		  srq->sr_max);
 	mutex_lock(&srq->sr_grow_mutex);
 	spin_lock(&srq->sr_lock);
-	want = min(srq->sr_max, srq->sr_count +
-	       max(rdma->sc_max_requests + rdma->sc_max_bc_requests,
-		   srq->sr_max / 8));
+	want = min(srq->sr_max, srq->sr_count + max(own, srq->sr_max / 8));
 	spin_unlock(&srq->sr_lock);
-	if (!svc_rdma_srq_reserve(srq, 1, want)) {
+	/* A pool that cannot hold what the connection would post of its
+	 * own is no better than those buffers, which can fall back to a
+	 * smaller size when memory is short
+	 */
+	if ((READ_ONCE(srq->sr_count) < own &&
+	     !svc_rdma_srq_grow(srq, want, own)) ||
+	    !svc_rdma_srq_reserve(srq, 1, want)) {
 		mutex_unlock(&srq->sr_grow_mutex);
 		kref_put(&srq->sr_ref, svc_rdma_srq_release);
 		return -ENOMEM;
