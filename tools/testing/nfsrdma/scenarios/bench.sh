@@ -244,6 +244,7 @@ readdir_loop() {
 # svcrdma_post_recv (one per Receive the server posts) and
 # xprtrdma_post_recvs (one per post by the client, with its count), and
 # a kprobe on rdma_rxe's post_recv (every ib_post_recv() of both ends)
+# and one on its post_srq_recv (nfsd's posts on its device's shared pool)
 cost_posts() {
 	local T=/sys/kernel/tracing I=/sys/kernel/tracing/instances/e2e-cost-posts a b out
 	for cfg in stock 4k; do
@@ -254,8 +255,11 @@ cost_posts() {
 			fail_scenario "$cfg: cannot write $MNT/posts"
 		echo 'p:costpost rxe_post_recv' >>$T/kprobe_events ||
 			fail_scenario "cannot add a kprobe on rxe_post_recv"
+		echo 'p:costsrq rxe_post_srq_recv' >>$T/kprobe_events ||
+			fail_scenario "cannot add a kprobe on rxe_post_srq_recv"
 		mkdir $I && echo 4096 >$I/buffer_size_kb &&
 			echo 1 >$I/events/kprobes/costpost/enable &&
+			echo 1 >$I/events/kprobes/costsrq/enable &&
 			echo 1 >$I/events/rpcrdma/svcrdma_post_recv/enable &&
 			echo 1 >$I/events/rpcrdma/xprtrdma_post_recvs/enable ||
 			fail_scenario "cannot record the posts"
@@ -267,17 +271,19 @@ cost_posts() {
 		echo 0 >$I/tracing_on
 		out=$(awk '
 			/ costpost:/ { rxe++ }
+			/ costsrq:/ { srq++ }
 			/ svcrdma_post_recv:/ { srv++ }
 			/ xprtrdma_post_recvs:/ {
 				n = 0
 				for (i = 1; i < NF; i++) if ($(i + 1) == "new") n = $i
 				if (n > 0) { cposts++; crecvs += n }
 			}
-			END { printf "server_recvs=%d client_recvs=%d client_posts=%d rxe_posts=%d", srv, crecvs, cposts, rxe }' $I/trace)
+			END { printf "server_recvs=%d client_recvs=%d client_posts=%d rxe_posts=%d srq_posts=%d", srv, crecvs, cposts, rxe, srq }' $I/trace)
 		grep -q overrun $I/per_cpu/cpu0/stats && [ "$(awk '$1 == "overrun:" { print $2 }' $I/per_cpu/cpu0/stats)" = 0 ] ||
 			fail_scenario "the posts' trace buffer overran"
 		echo "COSTPOSTS config=$cfg rpcs=$((${a%% *} - ${b%% *})) $out"
-		rmdir $I && echo '-:costpost' >>$T/kprobe_events ||
+		rmdir $I && echo '-:costpost' >>$T/kprobe_events &&
+			echo '-:costsrq' >>$T/kprobe_events ||
 			fail_scenario "cannot remove the posts' trace instance and kprobe"
 		run rm -f $MNT/posts
 		nfs_umount $MNT
