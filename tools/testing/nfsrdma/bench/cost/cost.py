@@ -79,7 +79,10 @@ GATE_MAX = 2.0          # % more transport instructions at 4 KiB than stock
 COPY_FUNCS = ["rpcrdma_reply_copy", "rpcrdma_complete_rqst", "read_bytes_from_xdr_buf"]
 REPOST_FUNCS = ["svc_rdma_recv_buf_repost", "svc_rdma_recv_buf_post",
                 "svc_rdma_refresh_recvs", "svc_rdma_release_ctxt",
-                "svc_rdma_recv_ctxt_put", "svc_rdma_wc_receive"]
+                "svc_rdma_recv_ctxt_put", "svc_rdma_wc_receive",
+                # nfsd on its device's shared receive queue
+                "svc_rdma_srq_post", "svc_rdma_srq_received",
+                "svc_rdma_srq_credits", "svc_rdma_srq_reply_done"]
 
 
 def parse_counts(path):
