@@ -288,6 +288,14 @@ mem_now() {
 	     $1 == "VmallocUsed:" { v = $2 } END { print f "," s "," v "," pcp }' /proc/meminfo
 }
 
+# rnr_naks: RNR NAKs every RDMA device has sent and received so far
+# (hw_counters; soft-iWARP has none and counts 0)
+rnr_naks() {
+	cat /sys/class/infiniband/*/ports/*/hw_counters/rcvd_rnr_err \
+	    /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err 2>/dev/null |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
 # rc_qps: how many RC queue pairs the kernel holds (one per connection)
 rc_qps() {
 	rdma resource show qp 2>/dev/null | grep -c ' type RC '

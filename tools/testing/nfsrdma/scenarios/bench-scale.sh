@@ -36,22 +36,14 @@ credits=$(ctl credits)
 [ -n "$credits" ] || fail_scenario "the server's control channel did not answer"
 ctl srq-on >/dev/null
 
-# pool_count SIZE: buffers of nfsd's pool for SIZE-octet Receives, 0 if
-# there is none; pool_max SIZE: what it grows to
-pool_count() {
+# pool SIZE: "COUNT MAX" of nfsd's pool for SIZE-octet Receives (its
+# buffers, what it grows to), "0 0" if there is none
+pool() {
 	local r
 	r=$(ctl "srq=$1")
 	case "$r" in
-	[0-9]*" "[0-9]*) echo "${r%% *}" ;;
-	*) echo 0 ;;
-	esac
-}
-pool_max() {
-	local r
-	r=$(ctl "srq=$1")
-	case "$r" in
-	[0-9]*" "[0-9]*) echo "${r##* }" ;;
-	*) echo 0 ;;
+	[0-9]*" "[0-9]*) echo "$r" ;;
+	*) echo "0 0" ;;
 	esac
 }
 
@@ -120,13 +112,14 @@ for k in $KIBS; do
 		*) fail_scenario "$k KiB, $n: the server's control channel gave no memory reading ($sb)" ;;
 		esac
 		free=$(free_kib "$sb")
-		p0=$(pool_count "$size")
+		p0=$(pool "$size")
+		pmax=${p0##* }
+		p0=${p0%% *}
 		if [ "$last_n" -gt 0 ]; then
 			per=$(((last_used - grown) / last_n))
 			[ "$last_n" = 1 ] ||
 				per=$(((last_used - grown - first_used + first_grown) / (last_n - 1)))
 			need=$((per * n))
-			pmax=$(pool_max "$size")
 			[ "$pmax" -le "$p0" ] || need=$((need + (pmax - p0) * k))
 			if [ "$need" -gt $((free * 8 / 10)) ]; then
 				echo "BENCH-SCALE module=$E2E_RPCRDMA size=$size n=$n status=skipped credits=$credits need=$need free=$free"
@@ -145,7 +138,8 @@ for k in $KIBS; do
 		fi
 		sq=$(ctl qps)
 		sa=$(ctl mem)
-		p1=$(pool_count "$size")
+		p1=$(pool "$size")
+		p1=${p1%% *}
 		release "$log"
 		se=$(ctl mem)
 		used=$(($(free_kib "$sb") - $(free_kib "$sa")))

@@ -25,13 +25,6 @@ restore() {
 }
 trap restore EXIT
 
-# rnr_naks: RNR NAKs every RDMA device has sent and received so far
-rnr_naks() {
-	cat /sys/class/infiniband/*/ports/*/hw_counters/rcvd_rnr_err \
-	    /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err 2>/dev/null |
-		awk '{ n += $1 } END { print n + 0 }'
-}
-
 # reply_credits: the credits each traced Reply let the client use
 reply_credits() {
 	sed -n 's/.*xprtrdma_reply:.* credits=\([0-9]*\).*/\1/p' $T/trace

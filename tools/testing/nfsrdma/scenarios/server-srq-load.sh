@@ -29,12 +29,6 @@ restore() {
 }
 trap restore EXIT
 
-rnr_naks() {
-	cat /sys/class/infiniband/*/ports/*/hw_counters/rcvd_rnr_err \
-	    /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err 2>/dev/null |
-		awk '{ n += $1 } END { print n + 0 }'
-}
-
 # pool_counts: "COUNT MAX" of every traced growth of the pool made here:
 # of 252 KiB buffers, or less on a device whose Receive SGEs hold less
 # (soft-iWARP: 192 KiB)
