@@ -632,10 +632,15 @@ void svc_rdma_srq_reply_done(struct svcxprt_rdma *rdma)
 bool svc_rdma_srq_received(struct svcxprt_rdma *rdma)
 {
 	unsigned int limit = READ_ONCE(rdma->sc_srq_credits.cr_reserved);
+	int held;
 
 	if (test_bit(RDMAXPRT_SRQ_BC, &rdma->sc_flags))
 		limit += rdma->sc_max_bc_requests;
-	return atomic_inc_return(&rdma->sc_srq_held) <= limit;
+	held = atomic_inc_return(&rdma->sc_srq_held);
+	if (held <= limit)
+		return true;
+	trace_svcrdma_srq_overrun(rdma, held, limit);
+	return false;
 }
 
 /**

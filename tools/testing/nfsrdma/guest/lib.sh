@@ -296,6 +296,12 @@ rnr_naks() {
 		awk '{ n += $1 } END { print n + 0 }'
 }
 
+# rpcrdma_srqs: how many shared receive queues the kernel holds for
+# rpcrdma.ko (nfsd's pools, one per device and Receive Size)
+rpcrdma_srqs() {
+	rdma resource show srq 2>/dev/null | grep -c 'comm \[rpcrdma\]'
+}
+
 # rc_qps: how many RC queue pairs the kernel holds (one per connection)
 rc_qps() {
 	rdma resource show qp 2>/dev/null | grep -c ' type RC '

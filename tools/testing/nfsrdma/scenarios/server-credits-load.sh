@@ -13,7 +13,9 @@
 # must keep its first connection, and no data may differ. The client
 # makes Receive buffers for one credit when it connects and the rest
 # once a Reply grants 16: its first Reply uses one credit, and it must
-# reach all 16 (rpcrdma:xprtrdma_reply shows the credits it uses).
+# reach all 16 (rpcrdma:xprtrdma_reply shows the credits it uses), or,
+# where nfsd shares a pool of Receive buffers among its connections,
+# grow past 1 and stay within 16.
 # e2e-needs: fio
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
@@ -67,8 +69,16 @@ for vers in 4.1 3; do
 	expect_eq "v$vers: connections the mount made" \
 		"$(rdma_stats $mnt | sed -n 's/.*connect_count=\([0-9]*\).*/\1/p')" 1
 	expect_eq "v$vers: credits the first Reply let the client use" "$first" 1
-	expect_eq "v$vers: most credits the client used under load" \
-		"$(reply_credits | sort -n | tail -n 1)" 16
+	most=$(reply_credits | sort -n | tail -n 1)
+	if [ "$(rpcrdma_srqs)" -gt 0 ]; then
+		# On nfsd's shared pool a client is granted what it keeps
+		# busy: doubled from 1 while it holds more than half, at
+		# most max_requests. A slow guest may not need all 16.
+		expect_eq "v$vers: most credits the client used under load, from a pool (2 to 16)" \
+			"$([ "$most" -ge 2 ] && [ "$most" -le 16 ] && echo yes)" yes
+	else
+		expect_eq "v$vers: most credits the client used under load" "$most" 16
+	fi
 	run rm -f $mnt/fio
 	nfs_umount $mnt
 done

@@ -1,0 +1,191 @@
+# SPDX-License-Identifier: GPL-2.0
+# The lifetime of nfsd's shared Receive buffers: a device's pool must
+# outlive the connections that come and go on it, and go with the
+# device or the module, never before and never left behind. nfsd at a
+# max_req_size of 126976 (124 KiB, a size no other scenario uses, so
+# that its pool starts here), the client at 16 KiB.
+#  1. Connections coming and going under load: fio on an NFSv4.1 mount
+#     of 4 connections (randwrite, every block verified as read back)
+#     while NFSv3 and NFSv4.1 mounts of 2 connections each are made,
+#     written, checked byte for byte on the server and unmounted, six
+#     times. One pool is made and none destroyed; the fio mount keeps
+#     its first connections.
+#  2. nfsd restarted under a writer: the mount reconnects once, the
+#     same pool serves the new connection (none made, none destroyed),
+#     every file written reads back the same on the server.
+#  3. rpcrdma.ko unloaded with the pool alive (nfsd stopped, nothing
+#     mounted): the pool's SRQ goes with it (rdma resource show srq);
+#     loaded again, nfsd makes a new pool at its first connection.
+#  4. The device deleted (rdma link delete) under a writer and added
+#     again: the pool goes with it (svcrdma_srq_destroy), the client
+#     reconnects over the new device, nfsd makes a new pool there, and
+#     every file reads back the same on the server.
+# Throughout, no client overruns its credits (svcrdma_srq_overrun) and,
+# on soft-RoCE, no RNR NAK is counted. Fails on a module without the
+# pool (no svcrdma_srq_* events), or one whose pool dies with its last
+# connection (step 2), outlives its device (step 4: the removal waits
+# for it) or its module (step 3).
+# e2e-needs: fio
+S=/proc/sys/sunrpc/svc_rdma
+R=/proc/sys/sunrpc
+T=/sys/kernel/tracing
+mod=/lib/modules/e2e/rpcrdma-ours.ko
+size=126976
+link=$(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p' | head -n 1)
+dev=$(rdma link show | sed -n 's/.*netdev \([^ ]*\).*/\1/p' | head -n 1)
+[ "$E2E_ROLE" = single ] || fail_scenario "server-srq-lifetime needs one VM"
+[ -n "$link" ] && [ -n "$dev" ] || fail_scenario "no RDMA link: $(rdma link show)"
+restore() {
+	touch /tmp/lt.stop
+	umount -f /mnt/lt /mnt/churn 2>/dev/null
+	rdma link show "$link" >/dev/null 2>&1 ||
+		rdma link add "$link" type "$E2E_RDMA" netdev "$dev"
+	[ -d /sys/module/rpcrdma ] || insmod $mod
+	rm -f /tmp/lt.*
+}
+trap restore EXIT
+
+# settings: nfsd's Receive Size and the client's thresholds
+settings() {
+	echo $size >$S/max_req_size && echo 16384 >$R/rdma_max_inline_read &&
+		echo 16384 >$R/rdma_max_inline_write || fail_scenario "sysctls refused"
+}
+
+# trace_pool: record the pool's events (again after a module load)
+trace_pool() {
+	local e
+	for e in create grow destroy overrun; do
+		echo 1 >$T/events/rpcrdma/svcrdma_srq_$e/enable ||
+			fail_scenario "no tracepoint svcrdma_srq_$e: nfsd has no shared Receive buffers"
+	done
+	echo >$T/trace
+}
+
+# events NAME: how many svcrdma_srq_NAME events this scenario's pools
+# traced since the trace was cleared (overrun: of any connection)
+events() {
+	if [ "$1" = overrun ]; then
+		grep -c 'svcrdma_srq_overrun:' $T/trace
+	else
+		grep -c "svcrdma_srq_$1:.* size=$size " $T/trace
+	fi
+}
+
+# A writer of 1 MiB files (O_DIRECT, 64 KiB a WRITE) to /mnt/lt until
+# /tmp/lt.stop: each file's number in /tmp/lt.n once it is written, the
+# first failure in /tmp/lt.err
+writer_start() {
+	rm -f /tmp/lt.stop /tmp/lt.err /tmp/lt.n
+	(
+		i=0
+		while [ ! -e /tmp/lt.stop ]; do
+			dd if=/tmp/lt.src of=/mnt/lt/w.$i bs=64k oflag=direct 2>/tmp/lt.dd ||
+				{ cp /tmp/lt.dd /tmp/lt.err; exit 1; }
+			echo $i >/tmp/lt.n
+			i=$((i + 1))
+		done
+	) &
+	wpid=$!
+	wait_for "the writer's first file" 300 test -s /tmp/lt.n
+}
+
+# writer_more WHAT: two more files written whole, then stop the writer
+# and compare every file it wrote with the source, on the server
+writer_end() {
+	local n1 n j bad=
+	n1=$(cat /tmp/lt.n)
+	wait_for "two files written $1" 600 \
+		sh -c "[ \$(cat /tmp/lt.n) -ge $((n1 + 2)) ] || ! kill -0 $wpid"
+	touch /tmp/lt.stop
+	wait $wpid || fail_scenario "the writer failed $1: $(cat /tmp/lt.err 2>/dev/null)"
+	n=$(cat /tmp/lt.n)
+	j=0
+	while [ $j -le "$n" ]; do
+		cmp -s /tmp/lt.src /export/w.$j || bad="$bad $j"
+		j=$((j + 1))
+	done
+	expect_eq "of $((n + 1)) files of 1 MiB written $1, those that differ on the server" \
+		"${bad:- none}" " none"
+	run rm -f /mnt/lt/w.*
+}
+
+rnr=no
+ls /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err >/dev/null 2>&1 && rnr=yes
+run dd if=/dev/urandom of=/tmp/lt.src bs=64k count=16 2>/dev/null
+local_nfsd
+nfsd_restart settings
+nfsd_end_grace
+trace_pool
+before=$(rnr_naks)
+
+# 1. Connections coming and going under load
+nfs_mount 4.1 /mnt/lt nconnect=4
+fio --name=lt --directory=/mnt/lt --rw=randwrite --bsrange=4k-128k \
+	--randrepeat=0 --size=4m --ioengine=libaio --iodepth=16 --numjobs=2 \
+	--direct=1 --verify=crc32c --do_verify=1 --minimal >/tmp/lt.fio 2>&1 &
+fpid=$!
+k=0
+while [ $k -lt 6 ]; do
+	v=3
+	[ $((k % 2)) = 1 ] && v=4.1
+	nfs_mount $v /mnt/churn nconnect=2
+	run cp /tmp/lt.src /mnt/churn/c$k
+	expect_eq "churn $k (NFSv$v, 2 connections): 1 MiB as the server has it" \
+		"$(cmp /tmp/lt.src /export/c$k 2>&1)" ""
+	run rm /mnt/churn/c$k
+	nfs_umount /mnt/churn
+	k=$((k + 1))
+done
+frc=0
+wait $fpid || frc=$?
+expect_eq "fio beside the churn, every block verified" \
+	"$frc $(grep -m1 -iE 'verify|error|bad' /tmp/lt.fio)" "0 "
+run rm -f /mnt/lt/lt.*
+nfs_umount /mnt/lt
+expect_eq "pools made while 13 connections came and 12 went" "$(events create)" 1
+expect_eq "pools destroyed while connections came and went" "$(events destroy)" 0
+
+# 2. nfsd restarted under a writer
+echo >$T/trace
+nfs_mount 4.1 /mnt/lt
+writer_start
+run nfsd_restart
+nfsd_end_grace
+writer_end "across an nfsd restart"
+nfs_umount /mnt/lt 2
+expect_eq "pools made or destroyed by the restart (the first serves on)" \
+	"$(events create) $(events destroy)" "0 0"
+expect_eq "clients that overran their credits" "$(events overrun)" 0
+
+# 3. rpcrdma.ko unloaded with the pool alive
+expect_ge "SRQs of rpcrdma before the unload (this pool and any earlier)" "$(rpcrdma_srqs)" 1
+reload() {
+	wait_for "rpcrdma to be unused" 60 rmmod rpcrdma
+	rpcrdma_srqs >/tmp/lt.srqs
+	insmod $mod || fail_scenario "cannot load rpcrdma.ko again"
+	settings
+}
+nfsd_restart reload
+nfsd_end_grace
+expect_eq "SRQs of rpcrdma once it is unloaded" "$(cat /tmp/lt.srqs)" 0
+trace_pool
+still_serves "after rpcrdma.ko was unloaded with its pool"
+expect_eq "pools made at the first connection after the reload" "$(events create)" 1
+expect_eq "SRQs of rpcrdma after the reload" "$(rpcrdma_srqs)" 1
+
+# 4. The device deleted under a writer, and added again
+echo >$T/trace
+nfs_mount 4.1 /mnt/lt
+writer_start
+run rdma link delete "$link"
+say "$link deleted with the writer at file $(cat /tmp/lt.n)"
+expect_eq "pools destroyed with $link" "$(events destroy)" 1
+run rdma link add "$link" type "$E2E_RDMA" netdev "$dev"
+writer_end "across the removal of $link"
+expect_eq "pools made on the new $link" "$(events create)" 1
+cc=$(rdma_stats /mnt/lt | sed -n 's/.*connect_count=\([0-9]*\).*/\1/p')
+expect_eq "the mount connected again over the new $link" "$([ "$cc" -ge 2 ] && echo yes)" yes
+nfs_umount /mnt/lt "$cc"
+expect_eq "clients that overran their credits" "$(events overrun)" 0
+[ $rnr = no ] ||
+	expect_eq "RNR NAKs while connections came and went" "$(($(rnr_naks) - before))" 0
