@@ -74,7 +74,7 @@ for vers in 4.1 3; do
 		# On nfsd's shared pool a client is granted what it keeps
 		# busy: doubled from 1 while it holds more than half, at
 		# most max_requests. A slow guest may not need all 16.
-		expect_eq "v$vers: most credits the client used under load, from a pool (2 to 16)" \
+		expect_eq "v$vers: most credits the client used under load, from a pool: $most (2 to 16)" \
 			"$([ "$most" -ge 2 ] && [ "$most" -le 16 ] && echo yes)" yes
 	else
 		expect_eq "v$vers: most credits the client used under load" "$most" 16
