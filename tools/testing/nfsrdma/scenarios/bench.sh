@@ -3,7 +3,8 @@
 # not a test of its own. For each repeat and each configuration, all in
 # this one boot, it mounts NFSv4.1 over RDMA, runs the steps and prints
 # one "BENCH" line per step with the counters the host turns into the
-# report. E2E_BENCH is "quick" or "full". The stock configuration swaps
+# report. E2E_BENCH is "quick" or "full"; E2E_NCONNECT (e2e.nconnect=N),
+# if set, gives the measured mount N connections. The stock configuration swaps
 # in the stock rpcrdma.ko (nfsd stopped, module reloaded) and back, and
 # the configurations take turns within each repeat, so that a drift in
 # the emulator's speed over the boot spreads over all of them.
@@ -129,7 +130,8 @@ swi_count() {
 }
 
 # counters: "rpcs read write reply localinv swi bytes pkts sends recvs
-# rdreads rdwrites wirebytes": the mount's RPCs, chunks and LOCAL_INVs,
+# rdreads rdwrites wirebytes": the mount's RPCs, chunks and LOCAL_INVs
+# (summed over its connections),
 # nfsd's Sends With Invalidate posted (-1: none), the RPC octets of all
 # its operations, rxe0's packets, Sends and Receives completed, nfsd's
 # RDMA Read and Write segments, rxe0's octets sent (-1: none on 6.12)
@@ -138,9 +140,9 @@ counters() {
 	swi=$(swi_count)
 	echo $(awk -v mnt=" $MNT " -v swi="${swi:--1}" '
 		/^device / { p = index($0, mnt) > 0; next }
-		p && $1 == "xprt:" && $2 == "rdma" { x = $8 " " $13 " " $14 " " $15 " " ($27 + 0) }
+		p && $1 == "xprt:" && $2 == "rdma" { r += $8; rd += $13; wr += $14; rp += $15; li += $27 }
 		p && /^[ \t]+[A-Z_0-9]+: [0-9]/ { b += $5 + $6 }
-		END { print x, swi, b + 0 }' /proc/self/mountstats) \
+		END { print r + 0, rd + 0, wr + 0, rp + 0, li + 0, swi, b + 0 }' /proc/self/mountstats) \
 		"$(cat $hw/sent_pkts) $(cat $hw/rdma_sends) $(cat $hw/rdma_recvs)" \
 		"$(cat $S/rdma_stat_read) $(cat $S/rdma_stat_write)" \
 		"$(cat $hw/sent_bytes 2>/dev/null || echo -1)"
@@ -191,7 +193,7 @@ measure() {
 # fio's start-up, outside them, makes RPCs of its own (it looks the
 # files up).
 if [ -n "$COST" ]; then
-	rpcs="awk -v mnt=' $MNT ' '/^device / { p = index(\$0, mnt) > 0; next } p && \$1 == \"xprt:\" && \$2 == \"rdma\" { x = \$8 } p && /^[ \t]+[A-Z_0-9]+: [0-9]/ { r += \$6 } END { print x, r + 0 }' /proc/self/mountstats"
+	rpcs="awk -v mnt=' $MNT ' '/^device / { p = index(\$0, mnt) > 0; next } p && \$1 == \"xprt:\" && \$2 == \"rdma\" { x += \$8 } p && /^[ \t]+[A-Z_0-9]+: [0-9]/ { r += \$6 } END { print x + 0, r + 0 }' /proc/self/mountstats"
 	printf '#!/bin/sh\n%s >/tmp/cost.pre\nexec mark\n' "$rpcs" >/tmp/cost-pre
 	printf '#!/bin/sh\nmark\n%s >/tmp/cost.post\n' "$rpcs" >/tmp/cost-post
 	chmod +x /tmp/cost-pre /tmp/cost-post
@@ -298,7 +300,7 @@ rep=1
 while [ $rep -le $REPEATS ]; do
 	for cfg in $CONFIGS; do
 		set_config "$cfg"
-		nfs_mount 4.1 $MNT
+		nfs_mount 4.1 $MNT ${E2E_NCONNECT:+nconnect=$E2E_NCONNECT}
 		run mkdir -p $MNT/meta
 		meta="--directory=$MNT/meta --nrfiles=$NFILES --filesize=4k --openfiles=1 --minimal"
 		cost_map

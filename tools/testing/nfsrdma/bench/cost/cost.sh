@@ -11,7 +11,8 @@
 # Environment: as run.sh, set by scripts/bench.sh; COST_RUNS: how many
 # boots (default 1; the report compares them as it compares repeats);
 # COST_SHIFT: count the modules' code by 1 << COST_SHIFT octets (4, the
-# default, tells their functions apart; 12 counts by page).
+# default, tells their functions apart; 12 counts by page);
+# COST_NCONNECT: the measured mount's connections (nconnect; default 1).
 
 set -euo pipefail
 shopt -s inherit_errexit
@@ -40,7 +41,7 @@ for b in $(seq 1 "$boots"); do
 	# executed; sleep=off: an idle guest's clock jumps to its next timer
 	# at once instead of waiting for the host's. The RTC starts at a
 	# fixed date and KASLR is off, so that boots begin alike.
-	E2E_RUNS_FILE=$runs E2E_APPEND="e2e.bench=$MODE nokaslr" \
+	E2E_RUNS_FILE=$runs E2E_APPEND="e2e.bench=$MODE nokaslr${COST_NCONNECT:+ e2e.nconnect=$COST_NCONNECT}" \
 	E2E_QEMU_ARGS="-icount shift=0,sleep=off -rtc base=2026-01-01T00:00:00,clock=vm -plugin $HERE/insn-count.so,out=$counts,shift=${COST_SHIFT:-4}" \
 	E2E_GUEST_BIN=$HERE/mark \
 	E2E_SCENARIO_TIMEOUT=${E2E_SCENARIO_TIMEOUT:-5400} E2E_VM_TIMEOUT=${E2E_VM_TIMEOUT:-6000} \
