@@ -25,7 +25,10 @@
  * A reservation follows a lower grant one buffer per Reply, and only
  * while no other Reply of the connection is being built: a client may
  * still send on the credits of every Reply it has not yet received,
- * and no Reply built earlier may reach it after the lower grant.
+ * and no Reply built earlier may reach it after the lower grant. A
+ * client that sends more than was reserved for it (a Linux client
+ * reuses the credit of a Call it gave up on) takes a buffer nobody
+ * reserved, if there is one; if not, its connection is closed.
  *
  * Buffers belong to the pool, not to a connection: a Receive
  * completes on the CQ of the connection whose Call it holds, and the
@@ -135,7 +138,7 @@ EXPORT_SYMBOL_IF_KUNIT(svc_rdma_srq_usable);
  * A QP on an SRQ is drained by waiting for its Last WQE Reached event
  * before its CQ is polled (ib_drain_qp()). Drivers that never raise it
  * make every drain wait 60 seconds and may leave a Receive's buffer
- * nowhere: only these take the pool. siw raises it with "RDMA/siw:
+ * nowhere: only these take the pool. siw raises it since "RDMA/siw:
  * Report Last WQE Reached for a QP on an SRQ".
  */
 static bool svc_rdma_srq_drains(const struct ib_device *device)
@@ -144,13 +147,13 @@ static bool svc_rdma_srq_drains(const struct ib_device *device)
 	case RDMA_DRIVER_MLX5:
 	case RDMA_DRIVER_MLX4:
 	case RDMA_DRIVER_CXGB4:
+	case RDMA_DRIVER_SIW:
 	case RDMA_DRIVER_MTHCA:
 	case RDMA_DRIVER_BNXT_RE:
 	case RDMA_DRIVER_OCRDMA:
 	case RDMA_DRIVER_HNS:
 	case RDMA_DRIVER_RXE:
 	case RDMA_DRIVER_HFI1:
-	case RDMA_DRIVER_SIW:
 	case RDMA_DRIVER_IONIC:
 		return true;
 	default:
@@ -191,11 +194,11 @@ VISIBLE_IF_KUNIT u32 svc_rdma_srq_grant(struct svc_rdma_credits *cr, u32 held,
 
 	if (want > cr->cr_reserved) {
 		take = min(want - cr->cr_reserved, *free);
-		cr->cr_reserved += take;
+		WRITE_ONCE(cr->cr_reserved, cr->cr_reserved + take);
 		*free -= take;
 		want = cr->cr_reserved;
 	} else if (alone && cr->cr_reserved > want) {
-		cr->cr_reserved--;
+		WRITE_ONCE(cr->cr_reserved, cr->cr_reserved - 1);
 		(*free)++;
 	}
 	cr->cr_grant = want;
@@ -259,18 +262,19 @@ static void svc_rdma_srq_removed(struct rpcrdma_notification *rn)
 }
 
 /* Make buffers and post them until @srq has @want, or at least @need.
- * Caller holds sr_grow_mutex. Returns false if it has fewer than @need.
+ * Returns false if it has fewer than @need.
  */
 static bool svc_rdma_srq_grow(struct svc_rdma_srq *srq, unsigned int want,
 			      unsigned int need)
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN;
-	unsigned int count = READ_ONCE(srq->sr_count);
+	unsigned int count = srq->sr_count;
 	unsigned int made = 0;
 	struct svc_rdma_recv_buf *buf;
 	u32 index;
 	int ret;
 
+	lockdep_assert_held(&srq->sr_grow_mutex);
 	want = min(max(want, need), srq->sr_cap);
 	while (count + made < want) {
 		buf = svc_rdma_recv_buf_make(srq->sr_device,
@@ -404,13 +408,14 @@ static struct svc_rdma_srq *svc_rdma_srq_get(struct ib_device *device,
 /* Reserve @count buffers of @srq after growing it to @want, and past
  * that by what the reservation needs. Replies may take free buffers
  * for their grants meanwhile, so growing is tried again until it makes
- * nothing. Caller holds sr_grow_mutex.
+ * nothing.
  */
 static bool svc_rdma_srq_reserve(struct svc_rdma_srq *srq,
 				 unsigned int count, unsigned int want)
 {
 	unsigned int need, before;
 
+	lockdep_assert_held(&srq->sr_grow_mutex);
 	svc_rdma_srq_grow(srq, want, 0);
 	for (;;) {
 		spin_lock(&srq->sr_lock);
@@ -424,7 +429,7 @@ static bool svc_rdma_srq_reserve(struct svc_rdma_srq *srq,
 		spin_unlock(&srq->sr_lock);
 
 		svc_rdma_srq_grow(srq, want, need);
-		if (READ_ONCE(srq->sr_count) == before)
+		if (srq->sr_count == before)
 			return false;
 	}
 }
@@ -478,10 +483,17 @@ int svc_rdma_srq_attach(struct svcxprt_rdma *rdma)
 	 * own is no better than those buffers, which can fall back to a
 	 * smaller size when memory is short
 	 */
-	if ((READ_ONCE(srq->sr_count) < own &&
-	     !svc_rdma_srq_grow(srq, want, own)) ||
+	if ((srq->sr_count < own && !svc_rdma_srq_grow(srq, want, own)) ||
 	    !svc_rdma_srq_reserve(srq, 1, want)) {
+		bool unused;
+
+		spin_lock(&srq->sr_lock);
+		unused = !srq->sr_conns;
+		spin_unlock(&srq->sr_lock);
 		mutex_unlock(&srq->sr_grow_mutex);
+		/* Not kept for later: what it grew goes back now */
+		if (unused)
+			svc_rdma_srq_retire(srq);
 		kref_put(&srq->sr_ref, svc_rdma_srq_release);
 		return -ENOMEM;
 	}
@@ -619,28 +631,54 @@ void svc_rdma_srq_reply_done(struct svcxprt_rdma *rdma)
 /**
  * svc_rdma_srq_received - a Receive of the pool completed on @rdma's CQ
  * @rdma: the connection whose client sent into it
+ * @cid: the completion ID of the buffer it filled
+ * @wc: its completion
  *
- * A client that has more Calls at the server than its connection
- * reserved (with its backchannel's) has sent beyond the credits it was
- * granted, into buffers promised to other connections (RFC 8166,
- * Section 3.3.1, allows the connection to be ended then).
+ * A client with more Calls at the server than its connection reserved
+ * (with its backchannel's) has sent beyond the credits it was granted.
+ * A Linux client does so after it gives up on a Call (a signal, a soft
+ * timeout): it reuses that Call's credit before nfsd has answered it.
+ * The connection then takes a buffer nobody reserved, if the pool has
+ * one; if not, the Call took a buffer promised to another connection,
+ * and the connection is to be ended (RFC 8166, Section 3.3.1).
  *
  * Context: Any context.
  *
- * Return: %false if the client overran its credits.
+ * Return: %false if the client overran its credits and the pool could
+ * not cover it.
  */
-bool svc_rdma_srq_received(struct svcxprt_rdma *rdma)
+bool svc_rdma_srq_received(struct svcxprt_rdma *rdma,
+			   const struct rpc_rdma_cid *cid,
+			   const struct ib_wc *wc)
 {
-	unsigned int limit = READ_ONCE(rdma->sc_srq_credits.cr_reserved);
+	struct svc_rdma_credits *cr = &rdma->sc_srq_credits;
+	struct svc_rdma_srq *srq = rdma->sc_srq;
+	unsigned int bc = 0;
+	bool covered = true;
 	int held;
 
-	if (test_bit(RDMAXPRT_SRQ_BC, &rdma->sc_flags))
-		limit += rdma->sc_max_bc_requests;
+	/* Counted whatever the status: svc_rdma_srq_post() uncounts it */
 	held = atomic_inc_return(&rdma->sc_srq_held);
-	if (held <= limit)
+	if (wc->status != IB_WC_SUCCESS)
 		return true;
-	trace_svcrdma_srq_overrun(rdma, held, limit);
-	return false;
+	if (test_bit(RDMAXPRT_SRQ_BC, &rdma->sc_flags))
+		bc = rdma->sc_max_bc_requests;
+	if (held <= READ_ONCE(cr->cr_reserved) + bc)
+		return true;
+
+	spin_lock(&srq->sr_lock);
+	if (held > cr->cr_reserved + bc) {
+		if (srq->sr_reserved < srq->sr_count) {
+			srq->sr_reserved++;
+			WRITE_ONCE(cr->cr_reserved, cr->cr_reserved + 1);
+		} else {
+			covered = false;
+		}
+	}
+	spin_unlock(&srq->sr_lock);
+	if (!covered)
+		trace_svcrdma_srq_overrun(rdma, cid, held, cr->cr_reserved + bc);
+	return covered;
 }
 
 /**

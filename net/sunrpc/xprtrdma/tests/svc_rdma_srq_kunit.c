@@ -112,6 +112,7 @@ static void srq_grant_lower_test(struct kunit *test)
 
 #define SRQ_MODEL_CONNS		3
 #define SRQ_MODEL_INFLIGHT	256
+#define SRQ_MODEL_BUILDING	8
 
 /* One connection as both ends see it */
 struct srq_model_conn {
@@ -121,6 +122,8 @@ struct srq_model_conn {
 	u32	allowed;		/* client: the last grant it read */
 	u32	inflight[SRQ_MODEL_INFLIGHT];	/* Replies on the wire */
 	u32	head, tail;
+	u32	building[SRQ_MODEL_BUILDING];	/* granted, not yet sent */
+	u32	nbuilding;
 };
 
 static u32 srq_model_next(u32 *seed)
@@ -131,15 +134,18 @@ static u32 srq_model_next(u32 *seed)
 
 /*
  * Clients that send whenever their last grant allows, a server that
- * answers in any order and a pool whose share moves, run for many
- * steps: what a client may still send never exceeds what is reserved
- * for its connection, and the reservations never exceed the pool.
+ * answers in any order (several Replies of a connection granted before
+ * any is sent, then sent in any order) and a pool whose share moves,
+ * run for many steps: what a client may still send never exceeds what
+ * is reserved for its connection, and the reservations never exceed
+ * the pool.
  */
 static void srq_grant_model_test(struct kunit *test)
 {
 	struct srq_model_conn *conns, *c;
 	u32 seed = 8797, count = 64, free = count, share = 32;
 	unsigned int step, i, reserved, violations = 0, granted = 0;
+	bool alone;
 
 	conns = kunit_kcalloc(test, SRQ_MODEL_CONNS, sizeof(*conns),
 			      GFP_KERNEL);
@@ -162,13 +168,24 @@ static void srq_grant_model_test(struct kunit *test)
 				c->held++;
 			}
 			break;
-		case 3: case 4:			/* the server answers */
-			if (c->held && c->tail - c->head < SRQ_MODEL_INFLIGHT) {
-				c->inflight[c->tail++ % SRQ_MODEL_INFLIGHT] =
+		case 3:				/* a Reply is granted */
+			if (c->held && c->nbuilding < SRQ_MODEL_BUILDING) {
+				alone = !c->nbuilding;
+				c->building[c->nbuilding++] =
 					svc_rdma_srq_grant(&c->cr, c->held,
-							   share, &free, true);
+							   share, &free,
+							   alone);
 				c->held--;
 				granted++;
+			}
+			break;
+		case 4:				/* one of them is sent */
+			if (c->nbuilding &&
+			    c->tail - c->head < SRQ_MODEL_INFLIGHT) {
+				i = (r >> 12) % c->nbuilding;
+				c->inflight[c->tail++ % SRQ_MODEL_INFLIGHT] =
+					c->building[i];
+				c->building[i] = c->building[--c->nbuilding];
 			}
 			break;
 		case 5: case 6:			/* the client reads one */
@@ -187,8 +204,8 @@ static void srq_grant_model_test(struct kunit *test)
 		for (i = 0; i < SRQ_MODEL_CONNS; i++) {
 			c = &conns[i];
 			reserved += c->cr.cr_reserved;
-			if (c->outstanding - (c->tail - c->head) >
-			    c->cr.cr_reserved)
+			if (c->outstanding - (c->tail - c->head) -
+			    c->nbuilding > c->cr.cr_reserved)
 				violations++;
 			if (c->cr.cr_grant > c->cr.cr_reserved)
 				violations++;

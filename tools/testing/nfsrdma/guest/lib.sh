@@ -296,10 +296,44 @@ rnr_naks() {
 		awk '{ n += $1 } END { print n + 0 }'
 }
 
-# rpcrdma_srqs: how many shared receive queues the kernel holds for
-# rpcrdma.ko (nfsd's pools, one per device and Receive Size)
-rpcrdma_srqs() {
-	rdma resource show srq 2>/dev/null | grep -c 'comm \[rpcrdma\]'
+# kernel_srqs: the shared receive queues of every RDMA device, from the
+# devices' resource summary (no user space here makes any: they are
+# nfsd's pools, one live pool per device, and any it left behind)
+kernel_srqs() {
+	rdma resource show 2>/dev/null |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "srq") n += $(i + 1) } END { print n + 0 }'
+}
+
+# rnr_counted: the RDMA devices count RNR NAKs (soft-RoCE does;
+# soft-iWARP has none: there a Send that finds no Receive ends the
+# connection)
+rnr_counted() {
+	ls /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err >/dev/null 2>&1
+}
+
+# expect_fio_ok WHAT RC FILE: fio ended with RC 0 and its output FILE
+# names no verify failure or error
+expect_fio_ok() {
+	expect_eq "$1" "$2 $(grep -m1 -iE 'verify|error|bad' "$3")" "0 "
+}
+
+# bounded SECONDS WHAT CMD...: run CMD, and fail the scenario if it has
+# not finished within SECONDS (a command that waits in the kernel for
+# something that never comes, such as a device removal waiting for a
+# consumer, would otherwise hold the scenario until its timeout)
+bounded() {
+	local n=$1 what=$2 pid rc=0 i=0
+	shift 2
+	say "$what: $*"
+	"$@" &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -le "$n" ] || fail_scenario "$what did not finish within $n s"
+		sleep 1
+	done
+	wait $pid || rc=$?
+	[ $rc = 0 ] || fail_scenario "$what failed ($rc)"
 }
 
 # rc_qps: how many RC queue pairs the kernel holds (one per connection)

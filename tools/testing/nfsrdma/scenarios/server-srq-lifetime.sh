@@ -4,17 +4,18 @@
 # device or the module, never before and never left behind. nfsd at a
 # max_req_size of 126976 (124 KiB, a size no other scenario uses, so
 # that its pool starts here), the client at 16 KiB.
-#  1. Connections coming and going under load: fio on an NFSv4.1 mount
-#     of 4 connections (randwrite, every block verified as read back)
-#     while NFSv3 and NFSv4.1 mounts of 2 connections each are made,
-#     written, checked byte for byte on the server and unmounted, six
-#     times. One pool is made and none destroyed; the fio mount keeps
-#     its first connections.
+#  1. Connections coming and going under load: fio rounds on an NFSv4.1
+#     mount of 4 connections (randwrite, every block verified as read
+#     back), one after another until the churn is done, while NFSv3 and
+#     NFSv4.1 mounts of 2 connections each are made, written, checked
+#     byte for byte on the server and unmounted, six times. One pool is
+#     made and none destroyed; the fio mount keeps its first
+#     connections.
 #  2. nfsd restarted under a writer: the mount reconnects once, the
 #     same pool serves the new connection (none made, none destroyed),
 #     every file written reads back the same on the server.
 #  3. rpcrdma.ko unloaded with the pool alive (nfsd stopped, nothing
-#     mounted): the pool's SRQ goes with it (rdma resource show srq);
+#     mounted): the pool's SRQ goes with it (rdma resource show);
 #     loaded again, nfsd makes a new pool at its first connection.
 #  4. The device deleted (rdma link delete) under a writer and added
 #     again: the pool goes with it (svcrdma_srq_destroy), the client
@@ -24,24 +25,24 @@
 # on soft-RoCE, no RNR NAK is counted. Fails on a module without the
 # pool (no svcrdma_srq_* events), or one whose pool dies with its last
 # connection (step 2), outlives its device (step 4: the removal waits
-# for it) or its module (step 3).
+# for it, bounded here) or its module (step 3).
 # e2e-needs: fio
 S=/proc/sys/sunrpc/svc_rdma
 R=/proc/sys/sunrpc
 T=/sys/kernel/tracing
-mod=/lib/modules/e2e/rpcrdma-ours.ko
+mod=/lib/modules/e2e/rpcrdma-$E2E_RPCRDMA.ko
 size=126976
-link=$(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p' | head -n 1)
-dev=$(rdma link show | sed -n 's/.*netdev \([^ ]*\).*/\1/p' | head -n 1)
+link=$E2E_RDMA_DEV
+dev=$(rdma link show "$link" 2>/dev/null | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
 [ "$E2E_ROLE" = single ] || fail_scenario "server-srq-lifetime needs one VM"
-[ -n "$link" ] && [ -n "$dev" ] || fail_scenario "no RDMA link: $(rdma link show)"
+[ -n "$dev" ] || fail_scenario "no RDMA link $link: $(rdma link show)"
+wpid= fpid=
 restore() {
-	touch /tmp/lt.stop
-	umount -f /mnt/lt /mnt/churn 2>/dev/null
-	rdma link show "$link" >/dev/null 2>&1 ||
-		rdma link add "$link" type "$E2E_RDMA" netdev "$dev"
-	[ -d /sys/module/rpcrdma ] || insmod $mod
-	rm -f /tmp/lt.*
+	# the markers stay: a loop that outlives its kill still sees them
+	touch /tmp/lt.stop /tmp/lt.churned
+	[ -z "$wpid$fpid" ] || kill $wpid $fpid 2>/dev/null
+	umount -f /mnt/lt /mnt/churn /mnt/check 2>/dev/null
+	rm -f /tmp/lt.src /tmp/lt.round
 }
 trap restore EXIT
 
@@ -71,6 +72,13 @@ events() {
 	fi
 }
 
+# step_end WHAT: no client overran its credits in the step; clear the
+# trace for the next
+step_end() {
+	expect_eq "$1: clients that overran their credits" "$(events overrun)" 0
+	echo >$T/trace
+}
+
 # A writer of 1 MiB files (O_DIRECT, 64 KiB a WRITE) to /mnt/lt until
 # /tmp/lt.stop: each file's number in /tmp/lt.n once it is written, the
 # first failure in /tmp/lt.err
@@ -89,7 +97,7 @@ writer_start() {
 	wait_for "the writer's first file" 300 test -s /tmp/lt.n
 }
 
-# writer_more WHAT: two more files written whole, then stop the writer
+# writer_end WHAT: two more files written whole, then stop the writer
 # and compare every file it wrote with the source, on the server
 writer_end() {
 	local n1 n j bad=
@@ -98,6 +106,7 @@ writer_end() {
 		sh -c "[ \$(cat /tmp/lt.n) -ge $((n1 + 2)) ] || ! kill -0 $wpid"
 	touch /tmp/lt.stop
 	wait $wpid || fail_scenario "the writer failed $1: $(cat /tmp/lt.err 2>/dev/null)"
+	wpid=
 	n=$(cat /tmp/lt.n)
 	j=0
 	while [ $j -le "$n" ]; do
@@ -110,7 +119,7 @@ writer_end() {
 }
 
 rnr=no
-ls /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err >/dev/null 2>&1 && rnr=yes
+rnr_counted && rnr=yes
 run dd if=/dev/urandom of=/tmp/lt.src bs=64k count=16 2>/dev/null
 local_nfsd
 nfsd_restart settings
@@ -120,9 +129,19 @@ before=$(rnr_naks)
 
 # 1. Connections coming and going under load
 nfs_mount 4.1 /mnt/lt nconnect=4
-fio --name=lt --directory=/mnt/lt --rw=randwrite --bsrange=4k-128k \
-	--randrepeat=0 --size=4m --ioengine=libaio --iodepth=16 --numjobs=2 \
-	--direct=1 --verify=crc32c --do_verify=1 --minimal >/tmp/lt.fio 2>&1 &
+rm -f /tmp/lt.churned
+: >/tmp/lt.fio
+(
+	r=0
+	until [ -e /tmp/lt.churned ]; do
+		fio --name=lt --directory=/mnt/lt --rw=randwrite --bsrange=4k-128k \
+			--randrepeat=0 --size=2m --ioengine=libaio --iodepth=16 --numjobs=2 \
+			--direct=1 --verify=crc32c --do_verify=1 --minimal >/tmp/lt.round 2>&1 ||
+			{ echo "round $r: $(grep -m1 -iE 'verify|error|bad' /tmp/lt.round)" >/tmp/lt.fio; exit 1; }
+		r=$((r + 1))
+		echo $r >/tmp/lt.rounds
+	done
+) &
 fpid=$!
 k=0
 while [ $k -lt 6 ]; do
@@ -136,17 +155,21 @@ while [ $k -lt 6 ]; do
 	nfs_umount /mnt/churn
 	k=$((k + 1))
 done
+kill -0 $fpid 2>/dev/null ||
+	fail_scenario "fio ended before the churn did: $(cat /tmp/lt.fio 2>/dev/null)"
+touch /tmp/lt.churned
 frc=0
 wait $fpid || frc=$?
-expect_eq "fio beside the churn, every block verified" \
-	"$frc $(grep -m1 -iE 'verify|error|bad' /tmp/lt.fio)" "0 "
+fpid=
+expect_fio_ok "$(cat /tmp/lt.rounds 2>/dev/null || echo 0) fio rounds during the churn, every block verified" \
+	$frc /tmp/lt.fio
 run rm -f /mnt/lt/lt.*
 nfs_umount /mnt/lt
-expect_eq "pools made while 13 connections came and 12 went" "$(events create)" 1
+expect_eq "pools made while 16 connections came and 12 went" "$(events create)" 1
 expect_eq "pools destroyed while connections came and went" "$(events destroy)" 0
+step_end "connections coming and going"
 
 # 2. nfsd restarted under a writer
-echo >$T/trace
 nfs_mount 4.1 /mnt/lt
 writer_start
 run nfsd_restart
@@ -155,37 +178,43 @@ writer_end "across an nfsd restart"
 nfs_umount /mnt/lt 2
 expect_eq "pools made or destroyed by the restart (the first serves on)" \
 	"$(events create) $(events destroy)" "0 0"
-expect_eq "clients that overran their credits" "$(events overrun)" 0
+step_end "nfsd restart"
 
-# 3. rpcrdma.ko unloaded with the pool alive
-expect_ge "SRQs of rpcrdma before the unload (this pool and any earlier)" "$(rpcrdma_srqs)" 1
+# 3. rpcrdma.ko unloaded with the pool alive: nfsd stopped and nothing
+# mounted, only this scenario's pool is left (the others went with
+# their last connections)
+expect_eq "SRQs before the unload" "$(kernel_srqs)" 1
 reload() {
-	wait_for "rpcrdma to be unused" 60 rmmod rpcrdma
-	rpcrdma_srqs >/tmp/lt.srqs
+	bounded 60 "rpcrdma's unload" sh -c 'until rmmod rpcrdma 2>/dev/null; do sleep 1; done'
+	kernel_srqs >/tmp/lt.srqs
 	insmod $mod || fail_scenario "cannot load rpcrdma.ko again"
 	settings
 }
 nfsd_restart reload
 nfsd_end_grace
-expect_eq "SRQs of rpcrdma once it is unloaded" "$(cat /tmp/lt.srqs)" 0
+expect_eq "SRQs once rpcrdma.ko is unloaded" "$(cat /tmp/lt.srqs)" 0
 trace_pool
 still_serves "after rpcrdma.ko was unloaded with its pool"
 expect_eq "pools made at the first connection after the reload" "$(events create)" 1
-expect_eq "SRQs of rpcrdma after the reload" "$(rpcrdma_srqs)" 1
+expect_eq "SRQs after the reload" "$(kernel_srqs)" 1
+step_end "rpcrdma.ko unloaded"
+[ $rnr = no ] ||
+	expect_eq "RNR NAKs in steps 1 to 3" "$(($(rnr_naks) - before))" 0
 
 # 4. The device deleted under a writer, and added again
-echo >$T/trace
 nfs_mount 4.1 /mnt/lt
 writer_start
-run rdma link delete "$link"
+bounded 120 "the removal of $link with the pool alive" rdma link delete "$link"
 say "$link deleted with the writer at file $(cat /tmp/lt.n)"
 expect_eq "pools destroyed with $link" "$(events destroy)" 1
 run rdma link add "$link" type "$E2E_RDMA" netdev "$dev"
+# the new device's counters start at 0
+before=$(rnr_naks)
 writer_end "across the removal of $link"
 expect_eq "pools made on the new $link" "$(events create)" 1
 cc=$(rdma_stats /mnt/lt | sed -n 's/.*connect_count=\([0-9]*\).*/\1/p')
 expect_eq "the mount connected again over the new $link" "$([ "$cc" -ge 2 ] && echo yes)" yes
 nfs_umount /mnt/lt "$cc"
-expect_eq "clients that overran their credits" "$(events overrun)" 0
+step_end "$link deleted and added"
 [ $rnr = no ] ||
-	expect_eq "RNR NAKs while connections came and went" "$(($(rnr_naks) - before))" 0
+	expect_eq "RNR NAKs on the new $link" "$(($(rnr_naks) - before))" 0

@@ -45,14 +45,14 @@ pool_counts() {
 # soft-iWARP has no RNR NAKs to count: there, a Send that finds no
 # Receive ends the connection, which the connect_count checks catch
 rnr=no
-ls /sys/class/infiniband/*/ports/*/hw_counters/send_rnr_err >/dev/null 2>&1 && rnr=yes
+rnr_counted && rnr=yes
 local_nfsd
 echo 258048 >$S/max_req_size
 echo 16384 >$R/rdma_max_inline_read
 echo 16384 >$R/rdma_max_inline_write
 nfsd_restart
 nfsd_end_grace
-for e in create grow destroy; do
+for e in create grow destroy overrun; do
 	echo 1 >$T/events/rpcrdma/svcrdma_srq_$e/enable
 done
 echo >$T/trace
@@ -78,12 +78,13 @@ run rm -r /mnt/v4/d
 for m in v4 v3; do
 	frc=0
 	eval "wait \$fpid_$m" || frc=$?
-	expect_eq "$m: fio with 4 jobs at iodepth 32, every block verified" \
-		"$frc $(grep -m1 -iE 'verify|error|bad' /tmp/srq-$m.fio)" "0 "
+	expect_fio_ok "$m: fio with 4 jobs at iodepth 32, every block verified" $frc /tmp/srq-$m.fio
 	run rm -f /mnt/$m/$m.*
 done
 [ $rnr = no ] ||
 	expect_eq "RNR NAKs under load from 16 connections" "$(($(rnr_naks) - before))" 0
+expect_eq "clients that overran their credits (svcrdma_srq_overrun)" \
+	"$(grep -c 'svcrdma_srq_overrun:' $T/trace)" 0
 first=$(pool_counts | head -n 1)
 last=$(pool_counts | tail -n 1)
 [ -n "$first" ] || fail_scenario "no svcrdma_srq_grow event: nfsd made no pool for 252 KiB"
