@@ -33,7 +33,7 @@ T=/sys/kernel/tracing
 mod=/lib/modules/e2e/rpcrdma-$E2E_RPCRDMA.ko
 size=126976
 link=$E2E_RDMA_DEV
-dev=$(rdma link show "$link" 2>/dev/null | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
+dev=$(rdma link show | sed -n "s/^link $link\/.* netdev \([^ ]*\).*/\1/p")
 [ "$E2E_ROLE" = single ] || fail_scenario "server-srq-lifetime needs one VM"
 [ -n "$dev" ] || fail_scenario "no RDMA link $link: $(rdma link show)"
 wpid= fpid=

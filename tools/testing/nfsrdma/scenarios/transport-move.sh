@@ -21,7 +21,7 @@ restore() {
 	touch /tmp/stop
 	umount -f /mnt/move 2>/dev/null
 	rdma link delete siw0 2>/dev/null
-	rdma link show rxe0 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev "$dev"
+	rdma link show | grep -q '^link rxe0/' || rdma link add rxe0 type rxe netdev "$dev"
 }
 trap restore EXIT
 
