@@ -11,7 +11,11 @@
 # build/bench-scale-quick/KERNEL).
 # BENCH_KERNEL=7.3 boots Debian's 7.3 kernel with the mainline series'
 # rpcrdma.ko (default: 6.12 and its backport); the report then goes to
-# out/bench-7.3 (out/bench-quick-7.3).
+# out/bench-7.3 (out/bench-quick-7.3). BENCH_RPCRDMA_6_12 or
+# BENCH_RPCRDMA_7_3 (a path) boots another build of ours in place of
+# the series' module, to compare two builds (bench README: the shared
+# receive queue's cost); COST_NCONNECT=N gives the cost mode's mount N
+# connections.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-harness.sh"
@@ -32,5 +36,11 @@ work=$BUILD/bench/$E2E_KERNEL
 [ "${1:-}" = --scale ] && out=$OUT/bench-scale work=$BUILD/bench-scale/$E2E_KERNEL
 [ "${1:-}" = --scale-quick ] && out=$OUT/bench-scale-quick work=$BUILD/bench-scale-quick/$E2E_KERNEL
 harness_env "$work"
+for b in BENCH_RPCRDMA_6_12 BENCH_RPCRDMA_7_3; do
+	[ -n "${!b:-}" ] || continue
+	[ -r "${!b}" ] || die "$b=${!b}: no such module"
+	export "RPCRDMA_OURS_${b#BENCH_RPCRDMA_}=$(realpath "${!b}")"
+	log "$b: booting $(realpath "${!b}") as ours"
+done
 [ "$E2E_KERNEL" = 6.12 ] || out=$out-$E2E_KERNEL
 exec "$TOP/tools/testing/nfsrdma/bench/bench.sh" "$@" "$out"

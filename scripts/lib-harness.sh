@@ -18,9 +18,7 @@ harness_env() {
 	6.12|6.12-fixes|7.3|7.3-debug|6.12-arm64|7.3-arm64|6.12-arm64-16k|7.3-arm64-16k) ;;
 	*) die "E2E_KERNEL=$E2E_KERNEL: use 6.12, 6.12-fixes, 7.3, 7.3-debug, or 6.12 or 7.3 with -arm64 or -arm64-16k" ;;
 	esac
-	# BENCH_RPCRDMA_6_12 or _7_3 boot another build of ours in its
-	# place (a bench comparing two builds); the run says so
-	export KVER_6_12=$KVER MODROOT_6_12=/ RPCRDMA_OURS_6_12=${BENCH_RPCRDMA_6_12:-$BUILD/module/rpcrdma.ko}
+	export KVER_6_12=$KVER MODROOT_6_12=/ RPCRDMA_OURS_6_12=$BUILD/module/rpcrdma.ko
 	# 6.12 with the stable fixes posting alone (make modules-fixes)
 	export KVER_6_12_fixes=$KVER MODROOT_6_12_fixes=/
 	export RPCRDMA_OURS_6_12_fixes=$BUILD/module-fixes/rpcrdma.ko
@@ -28,7 +26,7 @@ harness_env() {
 		# shellcheck source=/dev/null
 		. "$MAINLINE_ENV"
 		export KVER_7_3=$MAINLINE_KVER MODROOT_7_3=$MAINLINE_IMAGE
-		export RPCRDMA_OURS_7_3=${BENCH_RPCRDMA_7_3:-$BUILD/module-mainline/rpcrdma.ko}
+		export RPCRDMA_OURS_7_3=$BUILD/module-mainline/rpcrdma.ko
 	elif [ "$E2E_KERNEL" = 7.3 ]; then
 		die "$MAINLINE_ENV is missing: run 'make deps-mainline'"
 	fi
@@ -66,10 +64,6 @@ harness_env() {
 	# nfs-utils' mountstats with patches/nfs-utils (make nfs-utils-mountstats)
 	export NFS_UTILS_BUILD=$BUILD/nfs-utils
 	export E2E_OUT=$1
-	local b
-	for b in BENCH_RPCRDMA_6_12 BENCH_RPCRDMA_7_3; do
-		[ -z "${!b:-}" ] || log "$b: booting $(realpath "${!b}") as ours"
-	done
 	[ -x "$RPCRDMA_CM" ] || die "no $RPCRDMA_CM: run 'make tools'"
 	[ -x "$RPCRDMA_CALL" ] || die "no $RPCRDMA_CALL: run 'make tools'"
 	[ -x "$RPCRDMA_SERVE" ] || die "no $RPCRDMA_SERVE: run 'make tools'"

@@ -76,6 +76,7 @@
  * @sr_reserved: buffers reserved by connections (credits, backchannel)
  * @sr_bc_reserved: of those, for backchannel requests
  * @sr_conns: attached connections
+ * @sr_used: a connection has attached to it
  * @sr_share: most credits one connection may be granted now
  */
 struct svc_rdma_srq {
@@ -99,6 +100,7 @@ struct svc_rdma_srq {
 	unsigned int			sr_bc_reserved;
 	unsigned int			sr_conns;
 	unsigned int			sr_share;
+	bool				sr_used;	/* growth */
 };
 
 /*
@@ -485,13 +487,12 @@ int svc_rdma_srq_attach(struct svcxprt_rdma *rdma)
 	 */
 	if ((srq->sr_count < own && !svc_rdma_srq_grow(srq, want, own)) ||
 	    !svc_rdma_srq_reserve(srq, 1, want)) {
-		bool unused;
+		bool unused = !srq->sr_used;
 
-		spin_lock(&srq->sr_lock);
-		unused = !srq->sr_conns;
-		spin_unlock(&srq->sr_lock);
 		mutex_unlock(&srq->sr_grow_mutex);
-		/* Not kept for later: what it grew goes back now */
+		/* A pool its first connection could not use is not kept
+		 * for later: what it grew goes back now
+		 */
 		if (unused)
 			svc_rdma_srq_retire(srq);
 		kref_put(&srq->sr_ref, svc_rdma_srq_release);
@@ -501,6 +502,7 @@ int svc_rdma_srq_attach(struct svcxprt_rdma *rdma)
 	srq->sr_conns++;
 	svc_rdma_srq_reshare(srq);
 	spin_unlock(&srq->sr_lock);
+	srq->sr_used = true;
 	mutex_unlock(&srq->sr_grow_mutex);
 
 	rdma->sc_srq = srq;
@@ -509,6 +511,13 @@ int svc_rdma_srq_attach(struct svcxprt_rdma *rdma)
 	rdma->sc_srq_credits.cr_reserved = 1;
 	rdma->sc_srq_credits.cr_grant = 1;
 	return 0;
+}
+
+/* Buffers reserved for @rdma's backchannel Replies */
+static unsigned int svc_rdma_srq_bc(const struct svcxprt_rdma *rdma)
+{
+	return test_bit(RDMAXPRT_SRQ_BC, &rdma->sc_flags) ?
+		rdma->sc_max_bc_requests : 0;
 }
 
 /**
@@ -522,12 +531,11 @@ int svc_rdma_srq_attach(struct svcxprt_rdma *rdma)
 void svc_rdma_srq_detach(struct svcxprt_rdma *rdma)
 {
 	struct svc_rdma_srq *srq = rdma->sc_srq;
-	unsigned int bc = 0;
+	unsigned int bc;
 
 	if (!srq)
 		return;
-	if (test_bit(RDMAXPRT_SRQ_BC, &rdma->sc_flags))
-		bc = rdma->sc_max_bc_requests;
+	bc = svc_rdma_srq_bc(rdma);
 	spin_lock(&srq->sr_lock);
 	srq->sr_reserved -= rdma->sc_srq_credits.cr_reserved + bc;
 	srq->sr_bc_reserved -= bc;
@@ -574,6 +582,41 @@ out:
 	return ret;
 }
 
+/*
+ * Cover @held Calls of @rdma with its reservation (and its
+ * backchannel's). A client with more Calls at the server than that has
+ * sent beyond the credits it was granted; a Linux client does so after
+ * it gives up on a Call (a signal, a soft timeout), reusing that Call's
+ * credit before nfsd has answered it. The connection then takes
+ * buffers nobody reserved, up to the most credits it could be granted;
+ * if the pool has none, the Call took a buffer promised to another
+ * connection, and the connection is to be ended (RFC 8166, Section
+ * 3.3.1). Returns false then.
+ */
+static bool svc_rdma_srq_cover(struct svcxprt_rdma *rdma,
+			       struct svc_rdma_srq *srq, int held,
+			       const struct rpc_rdma_cid *cid)
+{
+	struct svc_rdma_credits *cr = &rdma->sc_srq_credits;
+	unsigned int bc = svc_rdma_srq_bc(rdma);
+
+	lockdep_assert_held(&srq->sr_lock);
+	while (held > cr->cr_reserved + bc) {
+		if (cr->cr_reserved >= rdma->sc_max_requests ||
+		    srq->sr_reserved >= srq->sr_count) {
+			trace_svcrdma_srq_overrun(rdma, cid, held,
+						  cr->cr_reserved + bc,
+						  cr->cr_grant);
+			return false;
+		}
+		srq->sr_reserved++;
+		WRITE_ONCE(cr->cr_reserved, cr->cr_reserved + 1);
+		trace_svcrdma_srq_borrow(rdma, cid, held, cr->cr_reserved + bc,
+					 cr->cr_grant);
+	}
+	return true;
+}
+
 /**
  * svc_rdma_srq_credits - the credit grant of a Reply on an SRQ connection
  * @rdma: the connection
@@ -591,7 +634,7 @@ __be32 svc_rdma_srq_credits(struct svcxprt_rdma *rdma,
 {
 	struct svc_rdma_srq *srq = rdma->sc_srq;
 	u32 held, free, grant;
-	bool alone;
+	bool alone, covered;
 
 	if (rctxt->rc_credits)
 		return rctxt->rc_credits;
@@ -607,7 +650,17 @@ __be32 svc_rdma_srq_credits(struct svcxprt_rdma *rdma,
 				   min(srq->sr_share, rdma->sc_max_requests),
 				   &free, alone);
 	srq->sr_reserved = srq->sr_count - free;
+	/* A lower reservation against a Receive that read the previous
+	 * one: this barrier pairs with the one in atomic_inc_return() in
+	 * svc_rdma_srq_received(), so that one of the two sees the other
+	 */
+	smp_mb();
+	covered = svc_rdma_srq_cover(rdma, srq,
+				     atomic_read(&rdma->sc_srq_held),
+				     &rctxt->rc_cid);
 	spin_unlock(&srq->sr_lock);
+	if (!covered)
+		svc_rdma_xprt_deferred_close(rdma);
 
 	rctxt->rc_credits = cpu_to_be32(grant);
 	return rctxt->rc_credits;
@@ -617,7 +670,8 @@ __be32 svc_rdma_srq_credits(struct svcxprt_rdma *rdma,
  * svc_rdma_srq_reply_done - a Reply that was granted credits is released
  * @rdma: the connection
  *
- * Context: Any context.
+ * Context: Process context: an nfsd thread, or a completion handler of
+ * a CQ polled from a workqueue (never from an interrupt).
  */
 void svc_rdma_srq_reply_done(struct svcxprt_rdma *rdma)
 {
@@ -634,15 +688,11 @@ void svc_rdma_srq_reply_done(struct svcxprt_rdma *rdma)
  * @cid: the completion ID of the buffer it filled
  * @wc: its completion
  *
- * A client with more Calls at the server than its connection reserved
- * (with its backchannel's) has sent beyond the credits it was granted.
- * A Linux client does so after it gives up on a Call (a signal, a soft
- * timeout): it reuses that Call's credit before nfsd has answered it.
- * The connection then takes a buffer nobody reserved, if the pool has
- * one; if not, the Call took a buffer promised to another connection,
- * and the connection is to be ended (RFC 8166, Section 3.3.1).
+ * Counts the Call against its connection's reservation; see
+ * svc_rdma_srq_cover() for a client that sent beyond its credits.
  *
- * Context: Any context.
+ * Context: The Receive CQ's completion handler (polled from a
+ * workqueue).
  *
  * Return: %false if the client overran its credits and the pool could
  * not cover it.
@@ -651,33 +701,21 @@ bool svc_rdma_srq_received(struct svcxprt_rdma *rdma,
 			   const struct rpc_rdma_cid *cid,
 			   const struct ib_wc *wc)
 {
-	struct svc_rdma_credits *cr = &rdma->sc_srq_credits;
 	struct svc_rdma_srq *srq = rdma->sc_srq;
-	unsigned int bc = 0;
-	bool covered = true;
+	bool covered;
 	int held;
 
 	/* Counted whatever the status: svc_rdma_srq_post() uncounts it */
 	held = atomic_inc_return(&rdma->sc_srq_held);
 	if (wc->status != IB_WC_SUCCESS)
 		return true;
-	if (test_bit(RDMAXPRT_SRQ_BC, &rdma->sc_flags))
-		bc = rdma->sc_max_bc_requests;
-	if (held <= READ_ONCE(cr->cr_reserved) + bc)
+	if (held <= READ_ONCE(rdma->sc_srq_credits.cr_reserved) +
+		    svc_rdma_srq_bc(rdma))
 		return true;
 
 	spin_lock(&srq->sr_lock);
-	if (held > cr->cr_reserved + bc) {
-		if (srq->sr_reserved < srq->sr_count) {
-			srq->sr_reserved++;
-			WRITE_ONCE(cr->cr_reserved, cr->cr_reserved + 1);
-		} else {
-			covered = false;
-		}
-	}
+	covered = svc_rdma_srq_cover(rdma, srq, held, cid);
 	spin_unlock(&srq->sr_lock);
-	if (!covered)
-		trace_svcrdma_srq_overrun(rdma, cid, held, cr->cr_reserved + bc);
 	return covered;
 }
 

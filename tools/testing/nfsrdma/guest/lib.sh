@@ -329,7 +329,7 @@ bounded() {
 	pid=$!
 	while kill -0 $pid 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -le "$n" ] || fail_scenario "$what did not finish within $n s"
+		[ $i -le "$n" ] || { kill $pid 2>/dev/null; fail_scenario "$what did not finish within $n s"; }
 		sleep 1
 	done
 	wait $pid || rc=$?

@@ -73,9 +73,9 @@ for vers in 4.1 3; do
 		# On nfsd's shared pool a client is granted what it keeps
 		# busy: doubled from 1 while it holds more than half, at
 		# most max_requests. A slow guest may not need all 16.
-		# (nfsd_restart closed every connection, so a pool alive
-		# now is the one for 64 KiB, which this mount's connection
-		# made or took.)
+		# (nfsd_restart closed every connection, and the 64 KiB pool
+		# this mount's connection made or took retired any other,
+		# which went then, with no connection left on it.)
 		expect_eq "v$vers: most credits the client used under load, from a pool: $most (2 to 16)" \
 			"$([ "$most" -ge 2 ] && [ "$most" -le 16 ] && echo yes)" yes
 	else
