@@ -55,9 +55,11 @@ esac
 # a modprobe for, and which some kernels build in.
 # virtio_blk and ext4 hold the block-device export of nfsd-direct-write.
 # libcrc32c: what 6.12's siw.ko (built apart, not in modules.dep) needs.
+# sch_prio, sch_netem and cls_u32: server-close-reads holds the server's
+# segments back on lo (tc).
 MODULES="crc32_generic virtio_net dummy rdma_rxe rdma_ucm sunrpc nfsd nfsv4 nfsv3 rpcrdma
- cts authenc krb5enc rpcsec_gss_krb5 virtio_blk ext4 libcrc32c"
-OPTIONAL_MODULES=" crc32_generic cts authenc krb5enc virtio_blk ext4 libcrc32c "
+ cts authenc krb5enc rpcsec_gss_krb5 virtio_blk ext4 libcrc32c sch_prio sch_netem cls_u32"
+OPTIONAL_MODULES=" crc32_generic cts authenc krb5enc virtio_blk ext4 libcrc32c sch_prio sch_netem cls_u32 "
 # Soft dependencies that need a CPU feature qemu's TCG CPU lacks (the
 # insmod fails with ENODEV); the generic module beside each serves
 SKIP_MODULES=" crc32c-intel "
@@ -190,8 +192,9 @@ install_programs() {
 		cp -L "$(find_lib ld-linux-aarch64.so.1)" "$ROOT/$ARCHLIB/"
 		ln -sf "${ARCHLIB#lib/}/ld-linux-aarch64.so.1" "$ROOT/lib/ld-linux-aarch64.so.1"
 	fi
-	# iproute2's ip and rdma, ahead of busybox on PATH
+	# iproute2's ip, tc and rdma, ahead of busybox on PATH
 	copy_bin "$(sys /usr/sbin/ip)" usr/sbin
+	copy_bin "$(sys /usr/sbin/tc)" usr/sbin
 	copy_bin "$(sys /usr/bin/rdma)" usr/bin
 	copy_bin "$(sys /usr/bin/ibv_devices)" usr/bin
 	copy_bin "$RPCRDMA_CM" usr/bin
