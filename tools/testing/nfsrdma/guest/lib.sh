@@ -317,6 +317,28 @@ expect_fio_ok() {
 	expect_eq "$1" "$2 $(grep -m1 -iE 'verify|error|bad' "$3")" "0 "
 }
 
+# writer_start SRC DEST STATE BS: copy SRC to DEST.0, DEST.1, ... with
+# O_DIRECT WRITEs of BS octets, one file after the other, until the
+# file STATE.stop exists; each file's number goes to STATE.n once it is
+# written whole, the first failure to STATE.err. The loop's pid is in
+# $writer; returns once its first file is written (or it failed)
+writer_start() {
+	rm -f "$3.stop" "$3.err" "$3.n"
+	(
+		i=0
+		while [ ! -e "$3.stop" ]; do
+			dd if="$1" of="$2.$i" bs="$4" oflag=direct 2>"$3.dd" ||
+				{ cp "$3.dd" "$3.err"; exit 1; }
+			echo $i >"$3.n"
+			i=$((i + 1))
+		done
+	) &
+	writer=$!
+	wait_for "the writer's first file" 300 sh -c "test -s $3.n || ! kill -0 $writer"
+	kill -0 $writer 2>/dev/null || test -s "$3.n" ||
+		fail_scenario "the writer failed at its first file: $(cat "$3.err" 2>/dev/null)"
+}
+
 # bounded SECONDS WHAT CMD...: run CMD, and fail the scenario if it has
 # not finished within SECONDS (a command that waits in the kernel for
 # something that never comes, such as a device removal waiting for a

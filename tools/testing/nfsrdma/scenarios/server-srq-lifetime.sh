@@ -84,21 +84,10 @@ step_end() {
 }
 
 # A writer of 1 MiB files (O_DIRECT, 64 KiB a WRITE) to /mnt/lt until
-# /tmp/lt.stop: each file's number in /tmp/lt.n once it is written, the
-# first failure in /tmp/lt.err
-writer_start() {
-	rm -f /tmp/lt.stop /tmp/lt.err /tmp/lt.n
-	(
-		i=0
-		while [ ! -e /tmp/lt.stop ]; do
-			dd if=/tmp/lt.src of=/mnt/lt/w.$i bs=64k oflag=direct 2>/tmp/lt.dd ||
-				{ cp /tmp/lt.dd /tmp/lt.err; exit 1; }
-			echo $i >/tmp/lt.n
-			i=$((i + 1))
-		done
-	) &
-	wpid=$!
-	wait_for "the writer's first file" 300 test -s /tmp/lt.n
+# /tmp/lt.stop (guest/lib.sh writer_start)
+lt_writer() {
+	writer_start /tmp/lt.src /mnt/lt/w /tmp/lt 64k
+	wpid=$writer
 }
 
 # writer_end WHAT: two more files written whole, then stop the writer
@@ -175,7 +164,7 @@ step_end "connections coming and going"
 
 # 2. nfsd restarted under a writer
 nfs_mount 4.1 /mnt/lt
-writer_start
+lt_writer
 run nfsd_restart
 nfsd_end_grace
 writer_end "across an nfsd restart"
@@ -205,7 +194,7 @@ step_end "rpcrdma.ko unloaded"
 
 # 4. The device deleted under a writer, and added again
 nfs_mount 4.1 /mnt/lt
-writer_start
+lt_writer
 # the device's counters go with it
 [ $rnr = no ] ||
 	expect_eq "RNR NAKs in steps 1 to 4 before $link went" "$(($(rnr_naks) - before))" 0

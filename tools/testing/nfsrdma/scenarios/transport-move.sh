@@ -18,7 +18,7 @@ dev=$(rdma link show | sed -n 's/.*netdev \([^ ]*\).*/\1/p' | head -n 1)
 [ -f /lib/modules/e2e/siw.ko ] || fail_scenario "no siw.ko in this VM (make modules-siw)"
 sysctls="$S/max_req_size $R/rdma_max_inline_read $R/rdma_max_inline_write"
 restore() {
-	touch /tmp/stop
+	touch /tmp/w.stop
 	umount -f /mnt/move 2>/dev/null
 	rdma link delete siw0 2>/dev/null
 	rdma link show | grep -q '^link rxe0/' || rdma link add rxe0 type rxe netdev "$dev"
@@ -37,20 +37,9 @@ run dd if=/dev/urandom of=/tmp/before bs=1M count=4 2>/dev/null
 run dd if=/tmp/before of=/mnt/move/before bs=256k oflag=direct 2>/dev/null
 run dd if=/dev/urandom of=/tmp/during bs=1M count=2 2>/dev/null
 # The I/O in flight: O_DIRECT copies of 2 MiB, 256 KiB a WRITE, one
-# after the other until told to stop; each file's number in /tmp/w.n
-# once it is written, the first failure in /tmp/w.err
-rm -f /tmp/stop /tmp/w.err /tmp/w.n
-(
-	i=0
-	while [ ! -e /tmp/stop ]; do
-		dd if=/tmp/during of=/mnt/move/during.$i bs=256k oflag=direct 2>/tmp/w.dd ||
-			{ cp /tmp/w.dd /tmp/w.err; exit 1; }
-		echo $i >/tmp/w.n
-		i=$((i + 1))
-	done
-) &
-io=$!
-wait_for "the writer's first file" 60 test -s /tmp/w.n
+# after the other until told to stop (guest/lib.sh writer_start)
+writer_start /tmp/during /mnt/move/during /tmp/w 256k
+io=$writer
 insmod /lib/modules/e2e/siw.ko 2>/dev/null
 run rdma link add siw0 type siw netdev "$dev"
 dmesg -c >/dev/null
@@ -71,7 +60,7 @@ done
 n1=$(cat /tmp/w.n)
 wait_for "two files written on siw0" 120 sh -c "[ \$(cat /tmp/w.n) -ge $((n1 + 2)) ] || ! kill -0 $io"
 kill -0 $io 2>/dev/null || fail_scenario "the writer failed on siw0: $(cat /tmp/w.err 2>/dev/null)"
-touch /tmp/stop
+touch /tmp/w.stop
 wait $io || fail_scenario "the writer failed: $(cat /tmp/w.err 2>/dev/null)"
 n=$(cat /tmp/w.n)
 pass "the writer kept going across the move: files 0..$n, file $n0 when rxe0 went"
