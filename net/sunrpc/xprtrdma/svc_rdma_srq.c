@@ -208,6 +208,40 @@ VISIBLE_IF_KUNIT u32 svc_rdma_srq_grant(struct svc_rdma_credits *cr, u32 held,
 }
 EXPORT_SYMBOL_IF_KUNIT(svc_rdma_srq_grant);
 
+/**
+ * svc_rdma_srq_borrow - cover Calls a client sent beyond its reservation
+ * @cr: the connection's reservation and last grant
+ * @held: the connection's Calls whose buffers nfsd holds
+ * @bc: buffers reserved for its backchannel's requests
+ * @max: the most credits the connection may ever be granted
+ * @free: buffers of the pool no connection reserved; lowered by what
+ *	this takes
+ *
+ * Raises the reservation one buffer at a time from @free until it
+ * covers @held, never past @max credits.
+ *
+ * Return: the buffers taken (0 if @held was covered already), or
+ * %-ENOSPC if @free ran out or @max was reached first: the client sent
+ * into a buffer reserved for another connection, or beyond any grant
+ * it could have had. What was taken before stays reserved until the
+ * connection is detached.
+ */
+VISIBLE_IF_KUNIT int svc_rdma_srq_borrow(struct svc_rdma_credits *cr,
+					 u32 held, u32 bc, u32 max, u32 *free)
+{
+	int taken = 0;
+
+	while (held > cr->cr_reserved + bc) {
+		if (cr->cr_reserved >= max || !*free)
+			return -ENOSPC;
+		WRITE_ONCE(cr->cr_reserved, cr->cr_reserved + 1);
+		(*free)--;
+		taken++;
+	}
+	return taken;
+}
+EXPORT_SYMBOL_IF_KUNIT(svc_rdma_srq_borrow);
+
 /* Caller holds sr_lock */
 static void svc_rdma_srq_reshare(struct svc_rdma_srq *srq)
 {
@@ -588,7 +622,8 @@ out:
  * sent beyond the credits it was granted; a Linux client does so after
  * it gives up on a Call (a signal, a soft timeout), reusing that Call's
  * credit before nfsd has answered it. The connection then takes
- * buffers nobody reserved, up to the most credits it could be granted;
+ * buffers nobody reserved, up to the most credits it could be granted
+ * (svc_rdma_srq_borrow);
  * if the pool has none, the Call took a buffer promised to another
  * connection, and the connection is to be ended (RFC 8166, Section
  * 3.3.1). Returns false then.
@@ -599,21 +634,22 @@ static bool svc_rdma_srq_cover(struct svcxprt_rdma *rdma,
 {
 	struct svc_rdma_credits *cr = &rdma->sc_srq_credits;
 	unsigned int bc = svc_rdma_srq_bc(rdma);
+	u32 free;
+	int taken;
 
 	lockdep_assert_held(&srq->sr_lock);
-	while (held > cr->cr_reserved + bc) {
-		if (cr->cr_reserved >= rdma->sc_max_requests ||
-		    srq->sr_reserved >= srq->sr_count) {
-			trace_svcrdma_srq_overrun(rdma, cid, held,
-						  cr->cr_reserved + bc,
-						  cr->cr_grant);
-			return false;
-		}
-		srq->sr_reserved++;
-		WRITE_ONCE(cr->cr_reserved, cr->cr_reserved + 1);
+	free = srq->sr_count - srq->sr_reserved;
+	taken = svc_rdma_srq_borrow(cr, held, bc, rdma->sc_max_requests,
+				    &free);
+	srq->sr_reserved = srq->sr_count - free;
+	if (taken < 0) {
+		trace_svcrdma_srq_overrun(rdma, cid, held, cr->cr_reserved + bc,
+					  cr->cr_grant);
+		return false;
+	}
+	if (taken)
 		trace_svcrdma_srq_borrow(rdma, cid, held, cr->cr_reserved + bc,
 					 cr->cr_grant);
-	}
 	return true;
 }
 

@@ -110,6 +110,39 @@ static void srq_grant_lower_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 1);
 }
 
+/* What a client sent beyond its reservation is covered from the pool */
+static void srq_borrow_test(struct kunit *test)
+{
+	struct svc_rdma_credits cr = { .cr_reserved = 4, .cr_grant = 4 };
+	u32 free = 5;
+
+	/* within the reservation and the backchannel's: nothing taken */
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_borrow(&cr, 4, 0, 128, &free), 0);
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_borrow(&cr, 6, 2, 128, &free), 0);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 4);
+	KUNIT_EXPECT_EQ(test, free, 5);
+
+	/* two Calls beyond it: two buffers nobody reserved */
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_borrow(&cr, 6, 0, 128, &free), 2);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 6);
+	KUNIT_EXPECT_EQ(test, free, 3);
+	/* the grant is left alone: the next Reply computes it */
+	KUNIT_EXPECT_EQ(test, cr.cr_grant, 4);
+
+	/* never past the most credits the connection may have */
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_borrow(&cr, 8, 0, 7, &free),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 7);
+	KUNIT_EXPECT_EQ(test, free, 2);
+
+	/* nor with the pool's unreserved buffers gone */
+	free = 0;
+	KUNIT_EXPECT_EQ(test, svc_rdma_srq_borrow(&cr, 8, 0, 128, &free),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, cr.cr_reserved, 7);
+	KUNIT_EXPECT_EQ(test, free, 0);
+}
+
 #define SRQ_MODEL_CONNS		3
 #define SRQ_MODEL_INFLIGHT	256
 #define SRQ_MODEL_BUILDING	8
@@ -124,6 +157,7 @@ struct srq_model_conn {
 	u32	head, tail;
 	u32	building[SRQ_MODEL_BUILDING];	/* granted, not yet sent */
 	u32	nbuilding;
+	u32	ignored;		/* client: Replies it will drop */
 };
 
 static u32 srq_model_next(u32 *seed)
@@ -166,6 +200,10 @@ static void srq_grant_model_test(struct kunit *test)
 			if (c->outstanding < c->allowed) {
 				c->outstanding++;
 				c->held++;
+				/* it sends within its credits */
+				if (svc_rdma_srq_borrow(&c->cr, c->held, 0,
+							share, &free))
+					violations++;
 			}
 			break;
 		case 3:				/* a Reply is granted */
@@ -218,6 +256,151 @@ static void srq_grant_model_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, granted, 10000);
 }
 
+/* The client's end of a connection nfsd closed: a new one */
+static void srq_model_reconnect(struct srq_model_conn *c, u32 *free)
+{
+	*free += c->cr.cr_reserved - 1;
+	memset(c, 0, sizeof(*c));
+	c->cr.cr_reserved = 1;
+	c->cr.cr_grant = 1;
+	c->allowed = 1;
+}
+
+/*
+ * As above, but the clients also give up on Calls, as a Linux client
+ * does on a signal or a soft timeout: it reuses the Call's credit at
+ * once and drops its Reply, grant and all, when it comes. What a client
+ * then sends beyond its reservation is covered from buffers nobody
+ * reserved (svc_rdma_srq_borrow), and its connection is closed when
+ * there are none. Throughout, every Call nfsd holds has a buffer of
+ * the pool (the SRQ is never overrun), each connection's Calls are
+ * covered by its reservation, the reservations never exceed the pool,
+ * and a connection is closed only when the pool had nothing to lend or
+ * the client went past the most credits it may have.
+ */
+static void srq_borrow_model_test(struct kunit *test)
+{
+	struct srq_model_conn *conns, *c;
+	u32 seed = 8166, count = 64, free = count, share = 32, max = 48;
+	unsigned int step, i, held, reserved, violations = 0;
+	unsigned int borrowed = 0, closed = 0, gave_up = 0, granted = 0;
+	bool alone;
+	int taken;
+
+	conns = kunit_kcalloc(test, SRQ_MODEL_CONNS, sizeof(*conns),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, conns);
+	for (i = 0; i < SRQ_MODEL_CONNS; i++) {
+		conns[i].cr.cr_reserved = 1;
+		conns[i].cr.cr_grant = 1;
+		conns[i].allowed = 1;
+		free--;
+	}
+
+	for (step = 0; step < 200000; step++) {
+		u32 r = srq_model_next(&seed);
+
+		c = &conns[r % SRQ_MODEL_CONNS];
+		switch ((r >> 4) % 9) {
+		case 0: case 1: case 2:		/* the client sends */
+			if (c->outstanding >= c->allowed)
+				break;
+			c->outstanding++;
+			c->held++;
+			taken = svc_rdma_srq_borrow(&c->cr, c->held, 0, max,
+						    &free);
+			if (taken >= 0) {
+				borrowed += taken;
+				break;
+			}
+			/* closed only for a reason */
+			if (free && c->cr.cr_reserved < max)
+				violations++;
+			srq_model_reconnect(c, &free);
+			closed++;
+			break;
+		case 3:				/* a Reply is granted */
+			if (!c->held || c->nbuilding >= SRQ_MODEL_BUILDING)
+				break;
+			alone = !c->nbuilding;
+			c->building[c->nbuilding++] =
+				svc_rdma_srq_grant(&c->cr, c->held,
+						   min(share, max), &free,
+						   alone);
+			c->held--;
+			granted++;
+			/* a lower reservation must still cover what is held
+			 * (svc_rdma_srq_credits)
+			 */
+			taken = svc_rdma_srq_borrow(&c->cr, c->held, 0, max,
+						    &free);
+			if (taken >= 0) {
+				borrowed += taken;
+				break;
+			}
+			if (free && c->cr.cr_reserved < max)
+				violations++;
+			srq_model_reconnect(c, &free);
+			closed++;
+			break;
+		case 4:				/* one of them is sent */
+			if (c->nbuilding &&
+			    c->tail - c->head < SRQ_MODEL_INFLIGHT) {
+				i = (r >> 12) % c->nbuilding;
+				c->inflight[c->tail++ % SRQ_MODEL_INFLIGHT] =
+					c->building[i];
+				c->building[i] = c->building[--c->nbuilding];
+			}
+			break;
+		case 5:				/* the client reads one */
+			if (c->head == c->tail)
+				break;
+			i = c->inflight[c->head++ % SRQ_MODEL_INFLIGHT];
+			/* the Reply of a Call it gave up on, or another */
+			if (c->ignored && (!c->outstanding || (r >> 12) & 1)) {
+				c->ignored--;
+				break;
+			}
+			c->allowed = i;
+			c->outstanding--;
+			break;
+		case 6:				/* it gives up on a Call */
+			if (c->outstanding && !((r >> 12) % 4)) {
+				c->outstanding--;
+				c->ignored++;
+				gave_up++;
+			}
+			break;
+		default:			/* connections come and go */
+			share = 1 + (r >> 12) % 40;
+			break;
+		}
+
+		reserved = 0;
+		held = 0;
+		for (i = 0; i < SRQ_MODEL_CONNS; i++) {
+			c = &conns[i];
+			reserved += c->cr.cr_reserved;
+			held += c->held;
+			if (c->held > c->cr.cr_reserved)
+				violations++;
+			if (c->cr.cr_grant > c->cr.cr_reserved)
+				violations++;
+		}
+		if (reserved + free != count || held > count)
+			violations++;
+	}
+	kunit_info(test, "%u Calls given up on, %u buffers borrowed, %u connections closed\n",
+		   gave_up, borrowed, closed);
+	KUNIT_EXPECT_EQ(test, violations, 0);
+	/* The model did run: Replies were granted, Calls given up on,
+	 * and their credits reused beyond a reservation
+	 */
+	KUNIT_EXPECT_GT(test, granted, 10000);
+	KUNIT_EXPECT_GT(test, gave_up, 100);
+	KUNIT_EXPECT_GT(test, borrowed, 0);
+}
+
 static struct kunit_case svc_rdma_srq_cases[] = {
 	KUNIT_CASE(srq_usable_test),
 	KUNIT_CASE(srq_grant_first_reply_test),
@@ -225,6 +408,8 @@ static struct kunit_case svc_rdma_srq_cases[] = {
 	KUNIT_CASE(srq_grant_pool_short_test),
 	KUNIT_CASE(srq_grant_lower_test),
 	KUNIT_CASE(srq_grant_model_test),
+	KUNIT_CASE(srq_borrow_test),
+	KUNIT_CASE(srq_borrow_model_test),
 	{}
 };
 
