@@ -223,8 +223,7 @@ EXPORT_SYMBOL_IF_KUNIT(svc_rdma_srq_grant);
  * Return: the buffers taken (0 if @held was covered already), or
  * %-ENOSPC if @free ran out or @max was reached first: the client sent
  * into a buffer reserved for another connection, or beyond any grant
- * it could have had. What was taken before stays reserved until the
- * connection is detached.
+ * it could have had. What was taken before is not given back here.
  */
 VISIBLE_IF_KUNIT int svc_rdma_srq_borrow(struct svc_rdma_credits *cr,
 					 u32 held, u32 bc, u32 max, u32 *free)

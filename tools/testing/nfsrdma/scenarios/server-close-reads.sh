@@ -8,13 +8,16 @@
 #
 # The client's WRITEs of 64 KiB at a 16 KiB inline threshold carry Read
 # chunks. Every segment the server sends (TCP source port 20049: RDMA
-# Read Requests, Replies, its FIN) is held back 10 seconds on lo by
+# Read Requests, Replies, its FIN) is held back 30 seconds on lo by
 # netem; the client's Calls reach nfsd at once. Once nfsd has posted a
 # Read, it is stopped: its graceful disconnect comes while the Read
-# Request has not even left. NFSv3, so that nothing else (an NFSv4.1
-# backchannel) keeps the transport, which is then freed at once. Then
+# Request has not reached the client. NFSv3, so that nothing else (an
+# NFSv4.1 backchannel) keeps the transport, which is then freed at
+# once; the file is made beforehand and the mount caches its attributes
+# (nocto), so that the WRITE is the only Call the delay holds up. Then
 # the delay goes, nfsd starts again, the client reconnects, retransmits,
-# and the file reads back the same on the server.
+# and the file reads back the same on the server. The WARN is
+# WARN_ON_ONCE: the Read's completion is what fails every time.
 #
 # soft-iWARP only: soft-RoCE loops a packet to its own address back
 # inside the driver, past any qdisc. Fails with stock siw, whose QP
@@ -41,7 +44,8 @@ count() { grep -c " $1:" $T/trace; }
 local_nfsd
 echo 16384 >$R/rdma_max_inline_write || fail_scenario "sysctl refused"
 run dd if=/dev/urandom of=/tmp/cr.src bs=64k count=8 2>/dev/null
-nfs_mount 3 /mnt/cr
+nfs_mount 3 /mnt/cr nocto,actimeo=600
+run dd if=/dev/null of=/mnt/cr/f 2>/dev/null
 for e in $events; do
 	echo 1 >$T/events/rpcrdma/$e/enable || fail_scenario "no tracepoint $e"
 done
@@ -49,15 +53,15 @@ echo 1 >$T/events/sunrpc/svc_xprt_free/enable || fail_scenario "no tracepoint sv
 echo >$T/trace
 w0=$(kernel_warnings)
 
-# the server's segments held back 10 s: band 3 of a prio qdisc
+# the server's segments held back 30 s: band 3 of a prio qdisc
 run $tc qdisc add dev lo root handle 1: prio
-run $tc qdisc add dev lo parent 1:3 handle 30: netem delay 10s
+run $tc qdisc add dev lo parent 1:3 handle 30: netem delay 30s
 run $tc filter add dev lo parent 1: protocol ip prio 1 u32 \
 	match ip protocol 6 0xff match ip sport $E2E_PORT 0xffff flowid 1:3
 
-dd if=/tmp/cr.src of=/mnt/cr/f bs=64k oflag=direct 2>/tmp/cr.dd &
+dd if=/tmp/cr.src of=/mnt/cr/f bs=64k oflag=direct conv=notrunc 2>/tmp/cr.dd &
 ddpid=$!
-wait_for "nfsd to post an RDMA Read" 60 sh -c "grep -q ' svcrdma_post_read_chunk:' $T/trace"
+wait_for "nfsd to post an RDMA Read" 120 sh -c "grep -q ' svcrdma_post_read_chunk:' $T/trace"
 run sh -c 'echo 0 >/proc/fs/nfsd/threads'
 posted=$(count svcrdma_post_read_chunk)
 say "nfsd stopped with $posted Read(s) posted"
