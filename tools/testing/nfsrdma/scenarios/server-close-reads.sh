@@ -13,8 +13,9 @@
 # Read, it is stopped: its graceful disconnect comes while the Read
 # Request has not reached the client. NFSv3, so that nothing else (an
 # NFSv4.1 backchannel) keeps the transport, which is then freed at
-# once; the file is made beforehand and the mount caches its attributes
-# (nocto), so that the WRITE is the only Call the delay holds up. Then
+# once; the file is made and opened for writing once beforehand (its
+# ACCESS answered) and the mount caches its attributes (nocto), so that
+# the WRITE is the only Call the delay holds up. Then
 # the delay goes, nfsd starts again, the client reconnects, retransmits,
 # and the file reads back the same on the server. The WARN is
 # WARN_ON_ONCE: the Read's completion is what fails every time.
@@ -46,6 +47,7 @@ echo 16384 >$R/rdma_max_inline_write || fail_scenario "sysctl refused"
 run dd if=/dev/urandom of=/tmp/cr.src bs=64k count=8 2>/dev/null
 nfs_mount 3 /mnt/cr nocto,actimeo=600
 run dd if=/dev/null of=/mnt/cr/f 2>/dev/null
+run dd if=/dev/null of=/mnt/cr/f conv=notrunc 2>/dev/null
 for e in $events; do
 	echo 1 >$T/events/rpcrdma/$e/enable || fail_scenario "no tracepoint $e"
 done
