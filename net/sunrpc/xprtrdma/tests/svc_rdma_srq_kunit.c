@@ -166,6 +166,40 @@ static u32 srq_model_next(u32 *seed)
 	return *seed >> 8;
 }
 
+/* A new connection: one credit, one buffer reserved from @free */
+static void srq_model_connect(struct srq_model_conn *c, u32 *free)
+{
+	memset(c, 0, sizeof(*c));
+	c->cr.cr_reserved = 1;
+	c->cr.cr_grant = 1;
+	c->allowed = 1;
+	(*free)--;
+}
+
+/* nfsd grants a Reply to one of @c's Calls; false if it cannot yet */
+static bool srq_model_grant(struct srq_model_conn *c, u32 share, u32 *free)
+{
+	if (!c->held || c->nbuilding >= SRQ_MODEL_BUILDING)
+		return false;
+	c->building[c->nbuilding] = svc_rdma_srq_grant(&c->cr, c->held, share,
+							free, !c->nbuilding);
+	c->nbuilding++;
+	c->held--;
+	return true;
+}
+
+/* nfsd sends one of the Replies it granted, picked by @r */
+static void srq_model_send(struct srq_model_conn *c, u32 r)
+{
+	unsigned int i;
+
+	if (!c->nbuilding || c->tail - c->head >= SRQ_MODEL_INFLIGHT)
+		return;
+	i = r % c->nbuilding;
+	c->inflight[c->tail++ % SRQ_MODEL_INFLIGHT] = c->building[i];
+	c->building[i] = c->building[--c->nbuilding];
+}
+
 /*
  * Clients that send whenever their last grant allows, a server that
  * answers in any order (several Replies of a connection granted before
@@ -179,17 +213,12 @@ static void srq_grant_model_test(struct kunit *test)
 	struct srq_model_conn *conns, *c;
 	u32 seed = 8797, count = 64, free = count, share = 32;
 	unsigned int step, i, reserved, violations = 0, granted = 0;
-	bool alone;
 
 	conns = kunit_kcalloc(test, SRQ_MODEL_CONNS, sizeof(*conns),
 			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, conns);
-	for (i = 0; i < SRQ_MODEL_CONNS; i++) {
-		conns[i].cr.cr_reserved = 1;
-		conns[i].cr.cr_grant = 1;
-		conns[i].allowed = 1;
-		free--;
-	}
+	for (i = 0; i < SRQ_MODEL_CONNS; i++)
+		srq_model_connect(&conns[i], &free);
 
 	for (step = 0; step < 200000; step++) {
 		u32 r = srq_model_next(&seed);
@@ -207,24 +236,11 @@ static void srq_grant_model_test(struct kunit *test)
 			}
 			break;
 		case 3:				/* a Reply is granted */
-			if (c->held && c->nbuilding < SRQ_MODEL_BUILDING) {
-				alone = !c->nbuilding;
-				c->building[c->nbuilding++] =
-					svc_rdma_srq_grant(&c->cr, c->held,
-							   share, &free,
-							   alone);
-				c->held--;
+			if (srq_model_grant(c, share, &free))
 				granted++;
-			}
 			break;
 		case 4:				/* one of them is sent */
-			if (c->nbuilding &&
-			    c->tail - c->head < SRQ_MODEL_INFLIGHT) {
-				i = (r >> 12) % c->nbuilding;
-				c->inflight[c->tail++ % SRQ_MODEL_INFLIGHT] =
-					c->building[i];
-				c->building[i] = c->building[--c->nbuilding];
-			}
+			srq_model_send(c, r >> 12);
 			break;
 		case 5: case 6:			/* the client reads one */
 			if (c->head != c->tail) {
@@ -256,14 +272,27 @@ static void srq_grant_model_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, granted, 10000);
 }
 
-/* The client's end of a connection nfsd closed: a new one */
-static void srq_model_reconnect(struct srq_model_conn *c, u32 *free)
+/*
+ * nfsd covers @c's held Calls after a Receive or a Reply
+ * (svc_rdma_srq_received, svc_rdma_srq_credits), closing the connection
+ * if the pool cannot: the client makes a new one. The first connection,
+ * whose client keeps to its grants, must never need either.
+ */
+static unsigned int srq_model_cover(struct srq_model_conn *conns,
+				    struct srq_model_conn *c, u32 max,
+				    u32 *free, unsigned int *borrowed,
+				    unsigned int *closed)
 {
-	*free += c->cr.cr_reserved - 1;
-	memset(c, 0, sizeof(*c));
-	c->cr.cr_reserved = 1;
-	c->cr.cr_grant = 1;
-	c->allowed = 1;
+	int taken = svc_rdma_srq_borrow(&c->cr, c->held, 0, max, free);
+
+	if (taken >= 0) {
+		*borrowed += taken;
+		return taken && c == conns;
+	}
+	*free += c->cr.cr_reserved;
+	srq_model_connect(c, free);
+	(*closed)++;
+	return c == conns;
 }
 
 /*
@@ -286,18 +315,12 @@ static void srq_borrow_model_test(struct kunit *test)
 	u32 seed = 8166, count = 64, free = count, share = 32, max = 48;
 	unsigned int step, i, held, reserved, violations = 0;
 	unsigned int borrowed = 0, closed = 0, gave_up = 0, granted = 0;
-	bool alone;
-	int taken;
 
 	conns = kunit_kcalloc(test, SRQ_MODEL_CONNS, sizeof(*conns),
 			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, conns);
-	for (i = 0; i < SRQ_MODEL_CONNS; i++) {
-		conns[i].cr.cr_reserved = 1;
-		conns[i].cr.cr_grant = 1;
-		conns[i].allowed = 1;
-		free--;
-	}
+	for (i = 0; i < SRQ_MODEL_CONNS; i++)
+		srq_model_connect(&conns[i], &free);
 
 	for (step = 0; step < 200000; step++) {
 		u32 r = srq_model_next(&seed);
@@ -309,53 +332,19 @@ static void srq_borrow_model_test(struct kunit *test)
 				break;
 			c->outstanding++;
 			c->held++;
-			taken = svc_rdma_srq_borrow(&c->cr, c->held, 0, max,
-						    &free);
-			if (taken > 0 && c == conns)
-				violations++;
-			if (taken >= 0) {
-				borrowed += taken;
-				break;
-			}
-			if (c == conns)
-				violations++;
-			srq_model_reconnect(c, &free);
-			closed++;
+			violations += srq_model_cover(conns, c, max, &free,
+						      &borrowed, &closed);
 			break;
 		case 3:				/* a Reply is granted */
-			if (!c->held || c->nbuilding >= SRQ_MODEL_BUILDING)
+			if (!srq_model_grant(c, min(share, max), &free))
 				break;
-			alone = !c->nbuilding;
-			c->building[c->nbuilding++] =
-				svc_rdma_srq_grant(&c->cr, c->held,
-						   min(share, max), &free,
-						   alone);
-			c->held--;
 			granted++;
-			/* a lower reservation must still cover what is held
-			 * (svc_rdma_srq_credits)
-			 */
-			taken = svc_rdma_srq_borrow(&c->cr, c->held, 0, max,
-						    &free);
-			if (taken > 0 && c == conns)
-				violations++;
-			if (taken >= 0) {
-				borrowed += taken;
-				break;
-			}
-			if (c == conns)
-				violations++;
-			srq_model_reconnect(c, &free);
-			closed++;
+			/* a lower reservation must still cover what is held */
+			violations += srq_model_cover(conns, c, max, &free,
+						      &borrowed, &closed);
 			break;
 		case 4:				/* one of them is sent */
-			if (c->nbuilding &&
-			    c->tail - c->head < SRQ_MODEL_INFLIGHT) {
-				i = (r >> 12) % c->nbuilding;
-				c->inflight[c->tail++ % SRQ_MODEL_INFLIGHT] =
-					c->building[i];
-				c->building[i] = c->building[--c->nbuilding];
-			}
+			srq_model_send(c, r >> 12);
 			break;
 		case 5:				/* the client reads one */
 			if (c->head == c->tail)

@@ -45,11 +45,11 @@ case $E2E_RDMA:$(uname -r) in
 siw:6.12*) pools=0 ;;
 *) pools=1 ;;
 esac
-wpid= fpid=
+writer= fpid=
 restore() {
 	# the markers stay: a loop that outlives its kill still sees them
 	touch /tmp/lt.stop /tmp/lt.churned
-	[ -z "$wpid$fpid" ] || kill $wpid $fpid 2>/dev/null
+	[ -z "$writer$fpid" ] || kill $writer $fpid 2>/dev/null
 	umount -f /mnt/lt /mnt/churn /mnt/check 2>/dev/null
 	rm -f /tmp/lt.src /tmp/lt.round
 }
@@ -92,22 +92,17 @@ step_end() {
 }
 
 # A writer of 1 MiB files (O_DIRECT, 64 KiB a WRITE) to /mnt/lt until
-# /tmp/lt.stop (guest/lib.sh writer_start)
-lt_writer() {
-	writer_start /tmp/lt.src /mnt/lt/w /tmp/lt 64k
-	wpid=$writer
-}
-
+# /tmp/lt.stop: guest/lib.sh writer_start /tmp/lt.src /mnt/lt/w /tmp/lt 64k
 # writer_end WHAT: two more files written whole, then stop the writer
 # and compare every file it wrote with the source, on the server
 writer_end() {
 	local n1 n j bad=
 	n1=$(cat /tmp/lt.n)
 	wait_for "two files written $1" 600 \
-		sh -c "[ \$(cat /tmp/lt.n) -ge $((n1 + 2)) ] || ! kill -0 $wpid"
+		sh -c "[ \$(cat /tmp/lt.n) -ge $((n1 + 2)) ] || ! kill -0 $writer"
 	touch /tmp/lt.stop
-	wait $wpid || fail_scenario "the writer failed $1: $(cat /tmp/lt.err 2>/dev/null)"
-	wpid=
+	wait $writer || fail_scenario "the writer failed $1: $(cat /tmp/lt.err 2>/dev/null)"
+	writer=
 	n=$(cat /tmp/lt.n)
 	j=0
 	while [ $j -le "$n" ]; do
@@ -172,7 +167,7 @@ step_end "connections coming and going"
 
 # 2. nfsd restarted under a writer
 nfs_mount 4.1 /mnt/lt
-lt_writer
+writer_start /tmp/lt.src /mnt/lt/w /tmp/lt 64k
 run nfsd_restart
 nfsd_end_grace
 writer_end "across an nfsd restart"
@@ -202,7 +197,7 @@ step_end "rpcrdma.ko unloaded"
 
 # 4. The device deleted under a writer, and added again
 nfs_mount 4.1 /mnt/lt
-lt_writer
+writer_start /tmp/lt.src /mnt/lt/w /tmp/lt 64k
 # the device's counters go with it
 [ $rnr = no ] ||
 	expect_eq "RNR NAKs in steps 1 to 4 before $link went" "$(($(rnr_naks) - before))" 0
@@ -214,9 +209,8 @@ run rdma link add "$link" type "$E2E_RDMA" netdev "$dev"
 before=$(rnr_naks)
 writer_end "across the removal of $link"
 expect_eq "pools made on the new $link" "$(events create)" $pools
-cc=$(rdma_stats /mnt/lt | sed -n 's/.*connect_count=\([0-9]*\).*/\1/p')
-expect_eq "the mount connected again over the new $link" "$([ "$cc" -ge 2 ] && echo yes)" yes
-nfs_umount /mnt/lt "$cc"
+# one reconnect, over the new device, and no other
+nfs_umount /mnt/lt 2
 step_end "$link deleted and added"
 [ $rnr = no ] ||
 	expect_eq "RNR NAKs on the new $link" "$(($(rnr_naks) - before))" 0
