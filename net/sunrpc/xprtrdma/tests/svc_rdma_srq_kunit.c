@@ -181,8 +181,8 @@ static bool srq_model_grant(struct srq_model_conn *c, u32 share, u32 *free)
 {
 	if (!c->held || c->nbuilding >= SRQ_MODEL_BUILDING)
 		return false;
-	c->building[c->nbuilding] = svc_rdma_srq_grant(&c->cr, c->held, share,
-							free, !c->nbuilding);
+	c->building[c->nbuilding] =
+		svc_rdma_srq_grant(&c->cr, c->held, share, free, !c->nbuilding);
 	c->nbuilding++;
 	c->held--;
 	return true;
