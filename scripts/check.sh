@@ -37,7 +37,7 @@ BUDGETS="deps:600 deps-mainline:300 nfs-utils:60 tree:300 deps-test:120 stall-ti
 	modules:240 vermagic:30 modules-fixes:120 modules-mainline:240 vermagic-mainline:30
 	backport-check:60 tools-check:120 wireshark-check:120
 	e2e:1080 e2e-stock:120 e2e-fixes:240 install:60 dkms:240 bench-quick:240 bench-cost-quick:300 bench-scale-quick:180
-	e2e-interop:480 fuzz-smoke:120 patchset-6.12:1500
+	e2e-interop:480 fuzz-smoke:120
 	e2e-7.3:1080 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:1200 patchset:1500
 	modules-arm64:300 e2e-arm64:480 modules-siw:120 e2e-siw:720 kunit:2700"
 CHECK_BUDGET=3600
@@ -289,17 +289,19 @@ stop_lanes() {
 	summary
 }
 
-# Two lanes of about equal length (about 15 minutes each here), each
-# followed by the check of one series.
+# Two lanes, the second followed by the check of the mainline series
+# (check-full: the first by the 6.12 series'); each lane's time is in
+# the summary (lane-one, lane-two), to keep them of about equal length.
 # The first: 6.12's scenarios and stock failures, the stable fixes
 # alone (fixes.runs), make install and DKMS
 # (each undone again), the benchmark's plumbing (never its speed), the
 # short form of its cost mode (instructions, counted) and of its scale
 # mode (nfsd's memory with 1 and 16 connections), the
 # runs of two hosts of different kernels, the arm64 runs and a short
-# fixed-seed fuzz run (the long ones are make fuzz); then the 6.12
-# series.
+# fixed-seed fuzz run (the long ones are make fuzz); check-full: then
+# the 6.12 series.
 lane_one() {
+	local t0=$SECONDS
 	quietly e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh"
 	quietly e2e-stock check_stock_fails 6.12
 	quietly e2e-fixes env E2E_RUNS_FILE="$TOP/tools/testing/nfsrdma/fixes.runs" "$TOP/scripts/e2e.sh"
@@ -313,7 +315,10 @@ lane_one() {
 	# shellcheck disable=SC2086
 	quietly e2e-arm64 "$TOP/scripts/e2e.sh" --arm64 $E2E_ARM64_RUNS
 	quietly fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1
-	series_6_12
+	# check-full: the 6.12 backport patch by patch (its whole series is
+	# built and run above; make check's hour has no room for both series)
+	[ -z "${FULL:-}" ] || series_6_12
+	took lane-one "$t0"
 }
 
 # The second: 7.3's scenarios and stock failures, DKMS for 7.3 in the
@@ -323,6 +328,7 @@ lane_one() {
 # a root, FRESH_ROOT_INSIDE, the outer run has already done it); then
 # the mainline series.
 lane_two() {
+	local t0=$SECONDS
 	# shellcheck disable=SC2086 # a list of run names, or none: all
 	quietly e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh" $E2E_RUNS_7_3
 	quietly e2e-stock-7.3 check_stock_fails 7.3
@@ -334,6 +340,7 @@ lane_two() {
 		quietly fresh-root "$TOP/scripts/fresh-root.sh" builds
 	fi
 	series_mainline
+	took lane-two "$t0"
 }
 
 series_mainline() { SERIES_BASE=mainline quietly patchset "$TOP/scripts/patchset.sh" --dry-run; }
@@ -562,10 +569,10 @@ main() {
 	# Two lanes side by side, and KUnit at the lowest priority beside
 	# them. Most of the lanes' steps boot one
 	# VM (one vCPU) at a time or run one process, so each lane keeps
-	# about one core busy. Each lane ends with the check of one series,
-	# patch by patch: a patch recompiles a few files and then links,
-	# runs modpost and checks kernel-doc and rst, one thing at a time,
-	# so the first series starts while the longer lane still runs.
+	# about one core busy. The second lane ends with the check of the
+	# mainline series, patch by patch (check-full: the first with the
+	# 6.12 series'): a patch recompiles a few files and then links,
+	# runs modpost and checks kernel-doc and rst, one thing at a time.
 	# None touches what another uses (6.12's /lib/modules and /usr/src,
 	# build/e2e/6.12, interop, arm64 and the 6.12 series are only the
 	# first lane's; build/e2e/7.3, build/e2e/siw, the trixie root, the
@@ -601,9 +608,9 @@ main() {
 		count_ktap "$name" "" "$(rc_of "$name")"
 	done
 
-	show_lanes patchset patchset-6.12
 	# One case per patch, and one each for git am and the base's build
-	for name in patchset patchset-6.12; do
+	for name in patchset ${FULL:+patchset-6.12}; do
+		show_lanes "$name"
 		count_ktap "$name" "" "$(rc_of "$name")"
 	done
 
