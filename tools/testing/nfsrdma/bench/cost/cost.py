@@ -71,6 +71,25 @@ MARKED = re.compile(r"BENCH config=(\S+) .* step=(\S+) .* mark=")
 COSTPOSTS = re.compile(r"COSTPOSTS config=(\S+) rpcs=(\d+) server_recvs=(\d+) "
                        r"client_recvs=(\d+) client_posts=(\d+) rxe_posts=(\d+)"
                        r"(?: srq_posts=(\d+))?")
+# Where ours at 4 KiB and stock differ in the transport's own code, by
+# the part of the series that changed the functions (cost.md, "Ours over
+# stock, by part of the series"): a function goes to the first part
+# whose prefix it starts with; what no part names is "the rest".
+PARTS = [
+    ("server pool: the shared receive queue (srq)",
+     ["svc_rdma_srq_", "svc_rdma_recv_buf_put"]),
+    ("server Receive: a Call's buffer posted again, one at a time (buffers)",
+     ["svc_rdma_recv_buf_", "svc_rdma_refresh_recvs", "svc_rdma_recvfrom",
+      "svc_rdma_release_ctxt", "svc_rdma_recv_ctxt_", "svc_rdma_wc_receive"]),
+    ("server Send: buffers of page blocks (buffers)",
+     ["svc_rdma_map_reply_msg", "svc_rdma_xb_", "svc_rdma_post_send",
+      "svc_rdma_send_ctxt", "svc_rdma_send_buf"]),
+    ("server Reply checks and pages kept to the Send's end (fixes, thresholds)",
+     ["svc_rdma_sendto", "svc_rdma_send_reply_chunk", "svc_rdma_send_error"]),
+    ("client Receive: the Reply copied, its buffer posted again (buffers)",
+     ["rpcrdma_reply_", "rpcrdma_complete_rqst", "rpcrdma_rep_", "rpcrdma_wc_receive",
+      "rpcrdma_post_recvs", "rpcrdma_reps_"]),
+]
 # Logs of guests that did not count their marks (COSTMARKS)
 LEGACY = []
 SPREAD_MAX = 1.0        # % between the samples of a step
@@ -203,7 +222,7 @@ def rows_of(boot, log, counts):
         where = Modules(mods)
         fsyms = syms.get((s["config"], s["rep"]), [])
         faddr = [a for a, _ in fsyms]
-        row = dict(s, boot=boot, total=total, funcs={})
+        row = dict(s, boot=boot, total=total, funcs={}, tfuncs=set())
         for l in LAYERS:
             row[l] = row[l + "_self"] = 0
         for page, (self, under) in pages.items():
@@ -217,6 +236,8 @@ def rows_of(boot, log, counts):
                         name = fsyms[i][1]
                         fs, fu = row["funcs"].get(name, (0, 0))
                         row["funcs"][name] = (fs + self, fu + under)
+                        if where.module(page) == "rpcrdma":
+                            row["tfuncs"].add(name)
             row[l] += self + under
             row[l + "_self"] += self
         rows.append(row)
@@ -472,6 +493,27 @@ def main():
         w.writerow(["step", "function", "stock_self_per_rpc", "ours_4k_self_per_rpc"])
         for s, name, st, o in sorted(frows):
             w.writerow([s, name, f"{st:.1f}", f"{o:.1f}"])
+    if fsteps:
+        parts = {}
+        for s in fsteps:
+            tfuncs = set().union(*(r["tfuncs"] for c in ("stock", "4k")
+                                   for r in samples[(c, s)]))
+            by = [0.0] * len(PARTS)
+            for ss, name, st, o in frows:
+                if ss != s or name not in tfuncs:
+                    continue
+                for i, (_, prefixes) in enumerate(PARTS):
+                    if name.startswith(tuple(prefixes)):
+                        by[i] += o - st
+                        break
+            whole = med("4k", s, "transport_self") - med("stock", s, "transport_self")
+            parts[s] = by + [whole - sum(by), whole]
+        md += ["", "## Ours at 4 KiB over stock, by part of the series (the transport's own "
+               "instructions per RPC, ours minus stock, summed over the functions each part "
+               "changed; the rest: every other function of rpcrdma.ko)", "",
+               "| part | " + " | ".join(fsteps) + " |", "|---|" + "---|" * len(fsteps)]
+        for i, name in enumerate([n for n, _ in PARTS] + ["the rest", "all"]):
+            md.append(f"| {name} | " + " | ".join(f"{parts[s][i]:+.0f}" for s in fsteps) + " |")
     for s in fsteps:
         d = sorted(((o - st, name) for ss, name, st, o in frows if ss == s), reverse=True)
         d = [x for x in d if abs(x[0]) >= 3]
