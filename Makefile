@@ -270,7 +270,7 @@ install-check: modules
 check:
 	@scripts/check.sh
 
-## check-full: check with the long variants (storms, restarts, fuzzing, make check in a fresh root)
+## check-full: check with the long variants (storms, restarts, fuzzing, the 6.12 series patch by patch, make check in a fresh root)
 check-full:
 	@FULL=1 scripts/check.sh
 

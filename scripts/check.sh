@@ -36,7 +36,7 @@ took() { echo "$1 $((SECONDS - $2))" >>"$LOGDIR/times"; }
 BUDGETS="deps:600 deps-mainline:300 nfs-utils:60 tree:300 deps-test:120 stall-timeout-test:180
 	modules:240 vermagic:30 modules-fixes:120 modules-mainline:240 vermagic-mainline:30
 	backport-check:60 tools-check:120 wireshark-check:120
-	e2e:1080 e2e-stock:120 e2e-fixes:240 install:60 dkms:240 bench-quick:240 bench-cost-quick:300 bench-scale-quick:180
+	e2e:1080 e2e-stock:120 e2e-fixes:240 install:60 dkms:240 bench-quick:240 bench-cost-quick:420 bench-scale-quick:180
 	e2e-interop:480 fuzz-smoke:120
 	e2e-7.3:1080 e2e-stock-7.3:180 dkms-7.3:240 fresh-root:1200 patchset:1500
 	modules-arm64:300 e2e-arm64:480 modules-siw:120 e2e-siw:720 kunit:2700"
@@ -263,8 +263,8 @@ quietly() {
 # (a lane that never reached the step left no status: 255)
 rc_of() { cat "$LOGDIR/$1.rc" 2>/dev/null || echo 255; }
 
-LANE_STEPS="e2e e2e-stock e2e-fixes install dkms bench-quick bench-cost-quick bench-scale-quick e2e-interop e2e-arm64
-	    e2e-7.3 e2e-stock-7.3 dkms-7.3 e2e-siw fuzz-smoke fresh-root"
+LANE_STEPS="e2e e2e-stock e2e-fixes install dkms bench-quick bench-cost-quick bench-scale-quick e2e-interop e2e-arm64 fuzz-smoke e2e-siw
+	    e2e-7.3 e2e-stock-7.3 dkms-7.3 fresh-root"
 
 # An interrupt: stop both lanes (TERM to their process groups), let
 # their traps clean up, and say what ran
@@ -297,9 +297,9 @@ stop_lanes() {
 # (each undone again), the benchmark's plumbing (never its speed), the
 # short form of its cost mode (instructions, counted) and of its scale
 # mode (nfsd's memory with 1 and 16 connections), the
-# runs of two hosts of different kernels, the arm64 runs and a short
-# fixed-seed fuzz run (the long ones are make fuzz); check-full: then
-# the 6.12 series.
+# runs of two hosts of different kernels, the arm64 runs, a short
+# fixed-seed fuzz run (the long ones are make fuzz) and the soft-iWARP
+# runs (siw.runs); check-full: then the 6.12 series.
 lane_one() {
 	local t0=$SECONDS
 	quietly e2e env E2E_KERNEL=6.12 "$TOP/scripts/e2e.sh"
@@ -315,6 +315,7 @@ lane_one() {
 	# shellcheck disable=SC2086
 	quietly e2e-arm64 "$TOP/scripts/e2e.sh" --arm64 $E2E_ARM64_RUNS
 	quietly fuzz-smoke "$TOP/tools/testing/rpcrdma-cm-fuzz/run.sh" "$FUZZ_SMOKE" 1
+	quietly e2e-siw "$TOP/scripts/e2e.sh" --siw
 	# check-full: the 6.12 backport patch by patch (its whole series is
 	# built and run above; make check's hour has no room for both series)
 	[ -z "${FULL:-}" ] || series_6_12
@@ -322,7 +323,7 @@ lane_one() {
 }
 
 # The second: 7.3's scenarios and stock failures, DKMS for 7.3 in the
-# trixie root, the soft-iWARP runs (siw.runs), then the README's main
+# trixie root, then the README's main
 # command and the install and build steps of this suite from nothing,
 # in a new Debian root (check-full also runs this whole suite there; inside such
 # a root, FRESH_ROOT_INSIDE, the outer run has already done it); then
@@ -333,7 +334,6 @@ lane_two() {
 	quietly e2e-7.3 env E2E_KERNEL=7.3 "$TOP/scripts/e2e.sh" $E2E_RUNS_7_3
 	quietly e2e-stock-7.3 check_stock_fails 7.3
 	quietly dkms-7.3 env DKMS_KERNEL=7.3 "$TOP/scripts/dkms.sh" check
-	quietly e2e-siw "$TOP/scripts/e2e.sh" --siw
 	if [ -n "${FRESH_ROOT_INSIDE:-}" ]; then
 		quietly fresh-root fresh_root_skipped
 	else
@@ -574,8 +574,8 @@ main() {
 	# 6.12 series'): a patch recompiles a few files and then links,
 	# runs modpost and checks kernel-doc and rst, one thing at a time.
 	# None touches what another uses (6.12's /lib/modules and /usr/src,
-	# build/e2e/6.12, interop, arm64 and the 6.12 series are only the
-	# first lane's; build/e2e/7.3, build/e2e/siw, the trixie root, the
+	# build/e2e/6.12, interop, arm64, build/e2e/siw and the 6.12 series
+	# are only the first lane's; build/e2e/7.3, the trixie root, the
 	# fresh root and the mainline series only the second's; build/kunit and
 	# build/kunit-6.12 only the third's, which reads the 7.3 tree's
 	# files, as the modules step before the lanes did). Their output goes to the logs, shown when all end.
@@ -603,8 +603,8 @@ main() {
 	show_lanes $LANE_STEPS
 	# A script that died after its last case still counts as failed
 	for name in e2e e2e-stock e2e-fixes install dkms bench-quick bench-cost-quick bench-scale-quick e2e-interop \
-		    e2e-arm64 fuzz-smoke \
-		    e2e-7.3 e2e-stock-7.3 dkms-7.3 e2e-siw fresh-root; do
+		    e2e-arm64 fuzz-smoke e2e-siw \
+		    e2e-7.3 e2e-stock-7.3 dkms-7.3 fresh-root; do
 		count_ktap "$name" "" "$(rc_of "$name")"
 	done
 

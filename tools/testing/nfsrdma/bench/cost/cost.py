@@ -72,9 +72,10 @@ COSTPOSTS = re.compile(r"COSTPOSTS config=(\S+) rpcs=(\d+) server_recvs=(\d+) "
                        r"client_recvs=(\d+) client_posts=(\d+) rxe_posts=(\d+)"
                        r"(?: srq_posts=(\d+))?")
 # Where ours at 4 KiB and stock differ in the transport's own code, by
-# the part of the series that changed the functions (cost.md, "Ours over
-# stock, by part of the series"): a function goes to the first part
-# whose prefix it starts with; what no part names is "the rest".
+# the part of the series that changed the functions (cost.md, "Ours at 4
+# KiB over stock, by part of the series"): a function goes wholly to the
+# first part whose prefix it starts with, also one that several parts
+# changed; what no part names is "the rest".
 PARTS = [
     ("server pool: the shared receive queue (srq)",
      ["svc_rdma_srq_", "svc_rdma_recv_buf_put"]),
@@ -477,7 +478,7 @@ def main():
                       f"{(p['rxe_posts'] - p['client_posts'] + p['srq_posts']) / n:.2f} | "
                       f"{p['client_recvs'] / n:.2f} | {p['client_posts'] / n:.2f} |")
     # where ours and stock differ, by function
-    fsteps = [s for s in ("write-4k", "read-4k", "create") if ("4k", s) in samples
+    fsteps = [s for s in ("write-4k", "read-4k", "create", "unlink") if ("4k", s) in samples
               and ("stock", s) in samples]
     frows = []
     for s in fsteps:
@@ -507,13 +508,16 @@ def main():
                         by[i] += o - st
                         break
             whole = med("4k", s, "transport_self") - med("stock", s, "transport_self")
-            parts[s] = by + [whole - sum(by), whole]
+            parts[s] = by + [whole - sum(by), whole] if tfuncs else None
         md += ["", "## Ours at 4 KiB over stock, by part of the series (the transport's own "
-               "instructions per RPC, ours minus stock, summed over the functions each part "
-               "changed; the rest: every other function of rpcrdma.ko)", "",
+               "instructions per RPC, ours minus stock, of the median samples; each function of "
+               "rpcrdma.ko counts wholly for the part whose name prefix it matches first in "
+               "cost.py's PARTS, also one that several parts changed; the rest: every other "
+               "function, and code with no symbol)", "",
                "| part | " + " | ".join(fsteps) + " |", "|---|" + "---|" * len(fsteps)]
         for i, name in enumerate([n for n, _ in PARTS] + ["the rest", "all"]):
-            md.append(f"| {name} | " + " | ".join(f"{parts[s][i]:+.0f}" for s in fsteps) + " |")
+            md.append(f"| {name} | " + " | ".join(
+                f"{parts[s][i]:+.0f}" if parts[s] else "no symbols" for s in fsteps) + " |")
     for s in fsteps:
         d = sorted(((o - st, name) for ss, name, st, o in frows if ss == s), reverse=True)
         d = [x for x in d if abs(x[0]) >= 3]
